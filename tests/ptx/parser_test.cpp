@@ -1,0 +1,109 @@
+// Parser unit tests: module structure, declarations, instructions and
+// located diagnostics on hand-written PTX.
+#include <gtest/gtest.h>
+
+#include <bit>
+
+#include "ptx_test_util.h"
+
+namespace warpsim::ptx {
+namespace {
+
+using testing::kernel;
+using testing::parse_text;
+
+TEST(Parser, ModuleDirectives) {
+  auto p = parse_text(".version 9.0\n.target sm_90a, texmode_independent\n.address_size 64\n");
+  ASSERT_TRUE(p->ok()) << p->errors();
+  EXPECT_EQ(p->module->version_major, 9u);
+  EXPECT_EQ(p->module->version_minor, 0u);
+  ASSERT_EQ(p->module->targets.size(), 2u);
+  EXPECT_EQ(p->module->targets[0], "sm_90a");
+  EXPECT_EQ(p->module->address_size, 64u);
+}
+
+TEST(Parser, MissingVersionAndTarget) {
+  auto p = parse_text(".address_size 64\n");
+  EXPECT_FALSE(p->ok());
+  EXPECT_NE(p->errors().find("missing .version"), std::string::npos);
+  EXPECT_NE(p->errors().find("missing .target"), std::string::npos);
+}
+
+TEST(Parser, InstructionModifiersAreTyped) {
+  auto p = parse_text(kernel(
+      "ld.global.nc.v4.f32 {%f0,%f1,_,%f3}, [%rd1+16];\n"
+      "cvt.rn.f32.s32 %f4, %r1;\n"
+      "setp.lt.and.s32 %p1, %r1, %r2, !%p2;\n"
+      "atom.global.cas.b32 %r3, [%rd2], %r4, %r5;\n"));
+  ASSERT_TRUE(p->ok()) << p->errors();
+  const Function& f = p->module->functions.at(0);
+  ASSERT_EQ(f.instructions.size(), 4u);
+  const Instruction& ld = f.instructions[0];
+  EXPECT_EQ(ld.opcode, Opcode::Ld);
+  EXPECT_EQ(ld.mods.space(), StateSpace::Global);
+  EXPECT_TRUE(ld.mods.has(Flag::Nc));
+  EXPECT_EQ(ld.mods.vec, VectorWidth::V4);
+  EXPECT_EQ(ld.mods.type(), ScalarType::F32);
+  auto ops = f.operands_of(ld);
+  ASSERT_EQ(ops.size(), 2u);
+  EXPECT_EQ(ops[0].kind, OperandKind::Vector);
+  EXPECT_EQ(f.elements(ops[0])[2].kind, OperandKind::Sink);
+  EXPECT_EQ(ops[1].kind, OperandKind::Address);
+  EXPECT_EQ(ops[1].value, 16);
+  const Instruction& cvt = f.instructions[1];
+  EXPECT_EQ(cvt.mods.rounding, Rounding::Rn);
+  EXPECT_EQ(cvt.mods.type(0), ScalarType::F32);
+  EXPECT_EQ(cvt.mods.type(1), ScalarType::S32);
+  const Instruction& setp = f.instructions[2];
+  EXPECT_EQ(setp.mods.cmp, CmpOp::Lt);
+  EXPECT_EQ(setp.mods.op, Operation::And);
+  EXPECT_TRUE(f.operands_of(setp)[3].negated);
+  EXPECT_EQ(f.instructions[3].mods.op, Operation::Cas);
+}
+
+TEST(Parser, ImmediatesInEveryBase) {
+  auto p = parse_text(kernel(
+      "mov.u32 %r0, 0x1F;\nmov.u32 %r1, 017;\nmov.u32 %r2, 0b101;\nmov.u32 %r3, -42;\n"
+      "mov.f32 %f0, 0f3F800000;\nmov.f64 %fd0, 0d3FF0000000000000;\nmov.f32 %f1, 1.5;\n"));
+  ASSERT_TRUE(p->ok()) << p->errors();
+  const Function& f = p->module->functions[0];
+  auto imm = [&](size_t i) { return f.operands_of(f.instructions[i])[1].value; };
+  EXPECT_EQ(imm(0), 31);
+  EXPECT_EQ(imm(1), 15);
+  EXPECT_EQ(imm(2), 5);
+  EXPECT_EQ(imm(3), -42);
+  EXPECT_EQ(imm(4), 0x3F800000);
+  EXPECT_EQ(imm(5), 0x3FF0000000000000);
+  EXPECT_EQ(std::bit_cast<double>(imm(6)), 1.5);
+}
+
+TEST(Parser, NestedScopesShadowRegisters) {
+  auto p = parse_text(kernel(
+      "{\n  .reg .b32 %r1;\n  mov.u32 %r1, 1;\n}\nmov.u32 %r1, 2;\n"));
+  ASSERT_TRUE(p->ok()) << p->errors();
+  const Function& f = p->module->functions[0];
+  uint32_t inner = f.operands_of(f.instructions[0])[0].reg;
+  uint32_t outer = f.operands_of(f.instructions[1])[0].reg;
+  EXPECT_NE(inner, outer);
+  EXPECT_EQ(f.register_name(inner), "%r1");
+  EXPECT_EQ(f.register_name(outer), "%r1");
+}
+
+TEST(Parser, LocatedDiagnostics) {
+  auto p = parse_text(kernel("mov.u32 %r99, 1;\nadd.s32 %r1, %r2;\nbra $L_nowhere;\nadd.s32.foo %r1, %r2, %r3;\n"));
+  std::string e = p->errors();
+  // kernel() puts 11 lines before the body.
+  EXPECT_NE(e.find("test.ptx:12:9: error: undeclared register '%r99'"), std::string::npos) << e;
+  EXPECT_NE(e.find("test.ptx:13:1: error: 'add' expects 3 operands, got 2"), std::string::npos) << e;
+  EXPECT_NE(e.find("test.ptx:14:5: error: undeclared label '$L_nowhere'"), std::string::npos) << e;
+  EXPECT_NE(e.find("test.ptx:15:8: error: unknown modifier '.foo' on 'add'"), std::string::npos) << e;
+}
+
+TEST(Parser, UnknownDirective) {
+  auto p = parse_text(std::string(testing::kHeader) + ".frobnicate 3;\n");
+  EXPECT_NE(p->errors().find("test.ptx:4:1: error: unknown directive '.frobnicate'"), std::string::npos)
+      << p->errors();
+}
+
+}  // namespace
+}  // namespace warpsim::ptx

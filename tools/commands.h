@@ -1,0 +1,13 @@
+#pragma once
+// Subcommand registration for the `warpsim` tool. Each subcommand lives in
+// its own file and sets the process exit code through set_exit_code().
+#include <CLI/CLI.hpp>
+
+namespace warpsim::tools {
+
+void register_ptx_command(CLI::App& app);
+
+void set_exit_code(int code);
+int exit_code();
+
+}  // namespace warpsim::tools

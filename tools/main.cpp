@@ -1,0 +1,17 @@
+// The `warpsim` command line: one subcommand per job.
+#include <CLI/CLI.hpp>
+
+#include "tools/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"warpsim: a GPU architecture simulator for unmodified CUDA programs"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "warpsim 0.1.0");
+  warpsim::tools::register_ptx_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return warpsim::tools::exit_code();
+}
