@@ -101,6 +101,7 @@ struct InitValue {
   FloatSyntax fsyntax = FloatSyntax::F32Bits;
   int64_t value = 0;     // integer, float bits, or byte offset for addresses
   std::string_view name; // Address, GenericAddress: the symbol
+  uint64_t mask = 0;     // `mask(sym)`: byte mask applied to the address; 0 = whole address
   SymbolRef sym;
   SourceLocation loc;
   friend bool operator==(const InitValue&, const InitValue&) = default;

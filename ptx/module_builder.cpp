@@ -395,6 +395,16 @@ void ModuleBuilder::init_generic(std::string_view fn, std::string_view name, int
   init_symbol(name, off, true, loc);
 }
 
+// `0xFF00(generic(sym))`: selected bytes of a symbol's address (PTX 7.1+).
+void ModuleBuilder::init_masked(uint64_t mask, std::string_view fn, std::string_view name,
+                                SourceLocation loc) {
+  bool generic = !fn.empty();
+  if (generic && fn != "generic") error(loc, fmt::format("unknown initialiser function '{}'", fn));
+  if (mask == 0) error(loc, "an address mask must select at least one byte");
+  init_symbol(name, 0, generic, loc);
+  declarator_.init.back().mask = mask;
+}
+
 int64_t ModuleBuilder::integer(uint64_t magnitude, bool negative, SourceLocation loc) {
   if (!negative) return static_cast<int64_t>(magnitude);
   if (magnitude > (uint64_t{1} << 63)) {
@@ -537,9 +547,6 @@ void ModuleBuilder::add_variable(Variable v) {
     }
     uint32_t index = static_cast<uint32_t>(module_.globals.size());
     module_symbols_.emplace(v.name, SymbolRef{SymbolKind::Global, index});
-    for (uint32_t i = 0; i < v.init.size(); ++i)
-      if (v.init[i].kind != InitValue::Kind::Integer && v.init[i].kind != InitValue::Kind::Float)
-        init_uses_.push_back({index, i});
     module_.globals.push_back(std::move(v));
     module_.items.push_back({ModuleItemKind::Global, index});
     return;

@@ -76,6 +76,7 @@ class ModuleBuilder {
   void init_float(FloatSyntax syntax, std::string_view text, bool negative, SourceLocation loc);
   void init_symbol(std::string_view name, int64_t offset, bool generic, SourceLocation loc);
   void init_generic(std::string_view fn, std::string_view name, int64_t offset, SourceLocation loc);
+  void init_masked(uint64_t mask, std::string_view fn, std::string_view name, SourceLocation loc);
   int64_t integer(uint64_t magnitude, bool negative, SourceLocation loc);
   int64_t offset(uint64_t magnitude, bool negative, SourceLocation loc) {
     return integer(magnitude, negative, loc);
@@ -103,6 +104,7 @@ class ModuleBuilder {
   void debug_loc(uint64_t file, uint64_t line, uint64_t column, SourceLocation loc);
   void prototype_begin(SourceLocation loc);
   void prototype_end(std::string_view placeholder, SourceLocation loc);
+  void prototype_noreturn() { prototype_.noreturn = true; }
   void target_list_begin(bool is_branch, SourceLocation loc);
   void target_name(std::string_view name, SourceLocation loc);
 
@@ -115,6 +117,7 @@ class ModuleBuilder {
   void push_float(FloatSyntax syntax, std::string_view text, bool negative, SourceLocation loc);
   void negate_last(SourceLocation loc);
   void make_pair(SourceLocation loc);
+  void make_vector_pair(uint32_t count, SourceLocation loc);
   void make_vector(uint32_t count, SourceLocation loc);
   void make_list(uint32_t count, SourceLocation loc);
   void make_address(AddressBase base, std::string_view name, int64_t imm, int64_t offset,
@@ -208,8 +211,6 @@ class ModuleBuilder {
   std::vector<ModuleUse> module_uses_;
   std::vector<std::pair<uint32_t, uint32_t>> calltarget_uses_;  // (function, target list)
   std::unordered_map<std::string_view, SymbolRef> module_symbols_;
-  // Initialiser symbols: (global index, init index).
-  std::vector<std::pair<uint32_t, uint32_t>> init_uses_;
   bool has_pending_label_ = false;
   DebugLoc debug_;
 

@@ -43,7 +43,10 @@ void ModuleBuilder::params_begin(bool returns) {
 
 void ModuleBuilder::param_end() {
   const PendingDeclarator& d = declarator_;
-  if (decl_.type == ScalarType::None) decl_.type = ScalarType::B32;  // diagnosed in declarator_end
+  if (decl_.type == ScalarType::None) {
+    error(d.loc, fmt::format("declaration of '{}' has no type", d.name));
+    decl_.type = ScalarType::B32;  // keep going with a plausible type
+  }
   if (decl_.space != StateSpace::Param && decl_.space != StateSpace::Reg) {
     error(decl_.loc, fmt::format("parameters must be in .param or .reg, not .{}",
                                  space_name(decl_.space)));
@@ -355,21 +358,25 @@ void ModuleBuilder::finish() {
     Operand& op = f.operands[use.operand];
     auto it = module_symbols_.find(op.name);
     if (it == module_symbols_.end()) {
-      error(op.loc, fmt::format("undeclared identifier '{}'", op.name));
+      error(op.loc, fmt::format("undeclared {} '{}'",
+                                op.name.starts_with('%') ? "register" : "identifier", op.name));
       continue;
     }
     op.sym = it->second;
   }
   module_uses_.clear();
-  for (auto [g, i] : init_uses_) {
-    InitValue& iv = module_.globals[g].init[i];
-    auto it = module_symbols_.find(iv.name);
-    if (it == module_symbols_.end())
-      error(iv.loc, fmt::format("undeclared identifier '{}' in initialiser", iv.name));
-    else
-      iv.sym = it->second;
-  }
-  init_uses_.clear();
+  // Initialisers are resolved from the final globals: a definition may have
+  // replaced an earlier extern declaration (and its initialiser).
+  for (Variable& g : module_.globals)
+    for (InitValue& iv : g.init) {
+      if (iv.kind != InitValue::Kind::Address && iv.kind != InitValue::Kind::GenericAddress)
+        continue;
+      auto it = module_symbols_.find(iv.name);
+      if (it == module_symbols_.end())
+        error(iv.loc, fmt::format("undeclared identifier '{}' in initialiser", iv.name));
+      else
+        iv.sym = it->second;
+    }
   for (const Alias& a : module_.aliases) {
     for (std::string_view n : {a.alias, a.target}) {
       auto it = module_symbols_.find(n);

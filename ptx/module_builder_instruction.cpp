@@ -31,6 +31,16 @@ Component parse_component(std::string_view s) {
   return Component::None;
 }
 
+bool is_comparison(Opcode op) {
+  switch (op) {
+    case Opcode::Setp: case Opcode::Set: case Opcode::Vset: case Opcode::Vset2:
+    case Opcode::Vset4:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 const uint32_t* ModuleBuilder::find_register(std::string_view name) const {
@@ -99,6 +109,15 @@ void ModuleBuilder::begin_instruction(std::string_view mnemonic, SourceLocation 
     SourceLocation mloc{loc.line, loc.column + static_cast<uint32_t>(dot)};
     MatrixShape shape;
     auto tok = find_modifier(m, shape);
+    // `.hi`/`.lo` are unsigned comparisons on comparing instructions and
+    // upper/lower-half selectors everywhere else (mul.hi, mad.lo, dp2a.lo).
+    if (tok && tok->category == ModCategory::Cmp &&
+        (tok->value == static_cast<uint8_t>(CmpOp::Hi) ||
+         tok->value == static_cast<uint8_t>(CmpOp::Lo)) &&
+        !is_comparison(inst_.opcode))
+      tok = ModToken{ModCategory::Flag, static_cast<uint8_t>(tok->value == static_cast<uint8_t>(CmpOp::Hi)
+                                                                 ? Flag::Hi
+                                                                 : Flag::Lo)};
     if (!tok) {
       error(mloc, fmt::format("unknown modifier '.{}' on '{}'", m, word));
       inst_valid_ = false;
@@ -139,10 +158,13 @@ void ModuleBuilder::push_register(std::string_view text, SourceLocation loc) {
   }
   const uint32_t* r = find_register(name);
   if (!r) {
-    error(loc, fmt::format("undeclared register '{}'", name));
-    inst_valid_ = false;
-    op.kind = OperandKind::Register;
-    scratch_.push_back(op);
+    // PTX identifiers may start with '%': a non-register %name is a symbol,
+    // resolved (or reported as an undeclared register) later.
+    if (!suffix.empty()) {
+      error(loc, fmt::format("undeclared register '{}'", name));
+      inst_valid_ = false;
+    }
+    push_name(text, 0, loc);
     return;
   }
   op.kind = OperandKind::Register;
@@ -162,6 +184,12 @@ void ModuleBuilder::push_name(std::string_view name, int64_t offset, SourceLocat
   op.loc = loc;
   if (name == "_") {
     op.kind = OperandKind::Sink;
+    scratch_.push_back(op);
+    return;
+  }
+  if (name == "WARP_SZ") {  // PTX's predefined warp-size constant
+    op.kind = OperandKind::Immediate;
+    op.value = 32 + offset;
     scratch_.push_back(op);
     return;
   }
@@ -220,6 +248,15 @@ void ModuleBuilder::make_pair(SourceLocation loc) {
   scratch_.push_back(op);
 }
 
+// `{a, b, c, d}|%p`: a vector destination paired with a predicate (tex).
+void ModuleBuilder::make_vector_pair(uint32_t count, SourceLocation loc) {
+  Operand pred = scratch_.back();
+  scratch_.pop_back();
+  make_vector(count, loc);
+  scratch_.push_back(pred);
+  make_pair(loc);
+}
+
 void ModuleBuilder::make_vector(uint32_t count, SourceLocation loc) {
   Operand op;
   op.kind = OperandKind::Vector;
@@ -254,10 +291,8 @@ void ModuleBuilder::make_address(AddressBase base, std::string_view name, int64_
       if (const uint32_t* r = find_register(name)) {
         op.base = AddressBase::Register;
         op.reg = *r;
-      } else if (base == AddressBase::Register) {
-        error(loc, fmt::format("undeclared register '{}'", name));
-        inst_valid_ = false;
       } else {
+        op.base = AddressBase::Symbol;  // a %name may be a variable; resolved later
         op.name = name;
       }
       break;

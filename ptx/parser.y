@@ -125,6 +125,8 @@ init_value
   | IDENT '(' IDENT ')'      { b.init_generic($1, $3, 0, @1); }
   | IDENT '(' IDENT ')' '+' INTEGER { b.init_generic($1, $3, b.offset($6, false, @6), @1); }
   | IDENT '(' IDENT '+' INTEGER ')' { b.init_generic($1, $3, b.offset($5, false, @5), @1); }
+  | INTEGER '(' IDENT ')'             { b.init_masked($1, {}, $3, @1); }
+  | INTEGER '(' IDENT '(' IDENT ')' ')' { b.init_masked($1, $3, $5, @1); }
   ;
 signed_int: INTEGER { $$ = b.integer($1, false, @1); } | '-' INTEGER { $$ = b.integer($2, true, @2); } ;
 
@@ -174,7 +176,7 @@ body_stmt
   | '{' { b.scope_begin(@1); } body_stmts '}' { b.scope_end(@4); }
   | LOC INTEGER INTEGER INTEGER loc_tail { b.debug_loc($2, $3, $4, @1); }
   | PRAGMA strings ';'
-  | CALLPROTOTYPE { b.prototype_begin(@1); } proto_rets IDENT proto_params ';' { b.prototype_end($4, @4); }
+  | CALLPROTOTYPE { b.prototype_begin(@1); } proto_rets IDENT proto_params proto_attrs ';' { b.prototype_end($4, @4); }
   | CALLTARGETS { b.target_list_begin(false, @1); } target_names ';'
   | BRANCHTARGETS { b.target_list_begin(true, @1); } target_names ';'
   | error ';'                        { yyerrok; }
@@ -184,6 +186,7 @@ loc_tail: %empty | loc_tail ',' IDENT IDENT | loc_tail ',' IDENT INTEGER INTEGER
 
 proto_rets: %empty | '(' { b.params_begin(true); } params_opt ')' ;
 proto_params: %empty | '(' { b.params_begin(false); } params_opt ')' ;
+proto_attrs: %empty | proto_attrs NORETURN { b.prototype_noreturn(); } ;
 target_names: IDENT { b.target_name($1, @1); } | target_names ',' IDENT { b.target_name($3, @3); } ;
 
 instruction
@@ -204,6 +207,7 @@ operand
   : value
   | '!' value                        { b.negate_last(@1); }
   | value '|' value                  { b.make_pair(@1); }
+  | '{' elems '}' '|' value          { b.make_vector_pair($2, @1); }
   | '[' address ']'
   | '{' elems '}'                    { b.make_vector($2, @1); }
   | '(' ')'                          { b.make_list(0, @1); }

@@ -105,5 +105,40 @@ TEST(Parser, UnknownDirective) {
       << p->errors();
 }
 
+// Regression: `.hi`/`.lo` were classified as comparisons on every opcode.
+TEST(Parser, HiLoAreHalfSelectorsOutsideComparisons) {
+  auto p = parse_text(kernel("mul.hi.s32 %r0, %r1, %r2;\nsetp.hi.u32 %p0, %r1, %r2;\nmad.lo.s32 %r3, %r1, %r2, %r0;\n"));
+  ASSERT_TRUE(p->ok()) << p->errors();
+  const Function& f = p->module->functions[0];
+  EXPECT_TRUE(f.instructions[0].mods.has(Flag::Hi));
+  EXPECT_EQ(f.instructions[0].mods.cmp, CmpOp::None);
+  EXPECT_EQ(f.instructions[1].mods.cmp, CmpOp::Hi);
+  EXPECT_TRUE(f.instructions[2].mods.has(Flag::Lo));
+}
+
+// Regression: a parameter without a type was silently given .b32.
+TEST(Parser, UntypedParameterIsAnError) {
+  auto p = parse_text(std::string(testing::kHeader) + ".func f(.param p)\n{\n ret;\n}\n");
+  EXPECT_NE(p->errors().find("declaration of 'p' has no type"), std::string::npos) << p->errors();
+}
+
+// Regression: `.callprototype ... .noreturn` was a syntax error.
+TEST(Parser, NoreturnPrototype) {
+  auto p = parse_text(kernel("proto: .callprototype _ (.param .b32 _) .noreturn;\n"));
+  ASSERT_TRUE(p->ok()) << p->errors();
+  ASSERT_EQ(p->module->functions[0].prototypes.size(), 1u);
+  EXPECT_TRUE(p->module->functions[0].prototypes[0].noreturn);
+}
+
+TEST(Parser, WarpSizeConstantAndPercentNamedGlobals) {
+  auto p = parse_text(std::string(testing::kHeader) +
+                      ".global .u32 %gvar;\n.entry k()\n{\n .reg .b32 %r<2>;\n"
+                      " mov.u32 %r0, WARP_SZ;\n ld.global.u32 %r1, [%gvar];\n}\n");
+  ASSERT_TRUE(p->ok()) << p->errors();
+  const Function& f = p->module->functions[0];
+  EXPECT_EQ(f.operands_of(f.instructions[0])[1].value, 32);
+  EXPECT_EQ(f.operands_of(f.instructions[1])[1].sym.kind, SymbolKind::Global);
+}
+
 }  // namespace
 }  // namespace warpsim::ptx
