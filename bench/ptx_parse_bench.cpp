@@ -32,15 +32,18 @@ std::string renamed_body(const std::string& text, const std::unordered_set<std::
   out.reserve(text.size() + text.size() / 8);
   size_t i = 0;
   while (i < text.size()) {
-    if (!is_ident_char(text[i]) || (i > 0 && (is_ident_char(text[i - 1]) || text[i - 1] == '%'))) {
+    // Words may start with '%' (registers, and globals such as `%g`).
+    bool starts = is_ident_char(text[i]) || text[i] == '%';
+    if (!starts || (i > 0 && (is_ident_char(text[i - 1]) || text[i - 1] == '%'))) {
       out += text[i++];
       continue;
     }
-    size_t j = i;
+    size_t j = i + 1;
     while (j < text.size() && is_ident_char(text[j])) ++j;
     std::string word = text.substr(i, j - i);
     out += word;
-    if (names.count(word)) out += suffix;
+    // A word followed by '.' is an instruction mnemonic (a kernel may be named `sqrt`).
+    if (names.count(word) && (j == text.size() || text[j] != '.')) out += suffix;
     i = j;
   }
   return out;
@@ -94,7 +97,8 @@ const std::string& big_module() {
     std::string out = ".version 9.0\n.target sm_90\n.address_size 64\n";
     for (int copy = 0; out.size() < (21u << 20) && !bodies.empty(); ++copy)
       for (size_t i = 0; i < bodies.size(); ++i)
-        out += renamed_body(bodies[i], names[i], "_c" + std::to_string(copy));
+        out += renamed_body(bodies[i], names[i],
+                            "_c" + std::to_string(copy) + "_" + std::to_string(i));
     return out;
   }();
   return text;
@@ -109,7 +113,12 @@ void BM_ParseAndCheck(benchmark::State& state) {
     errors = d.error_count();
     benchmark::DoNotOptimize(m.get());
   }
-  if (errors) state.SkipWithError("the generated module has errors");
+  if (errors) {
+    DiagnosticEngine d(5);
+    warpsim::ptx::parse_and_check(text, "big.ptx", d);
+    std::fputs(d.format_all().c_str(), stderr);
+    state.SkipWithError("the generated module has errors");
+  }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
   state.counters["module_MB"] = static_cast<double>(text.size()) / (1 << 20);
   state.counters["MB_per_s"] = benchmark::Counter(
