@@ -286,43 +286,31 @@ TEST(DefUse, PerRegisterInstructionLists) {
 // in async.G.ptx memcpy_async_barrier.) Also checks that the two CSR
 // directions agree.
 TEST(DefUse, CorpusEveryReadRegisterIsDefined) {
-  namespace fs = std::filesystem;
-  const fs::path root = fs::path(WARPSIM_SOURCE_DIR) / "tests/ptx";
   size_t checked = 0;
-  for (const char* sub : {"gen", "examples"}) {
-    if (!fs::exists(root / sub)) continue;
-    for (const auto& e : fs::recursive_directory_iterator(root / sub)) {
-      if (!e.is_regular_file() || e.path().extension() != ".ptx") continue;
-      std::string text;
-      ASSERT_TRUE(read_file(e.path().string(), text));
-      auto p = parse_text(text);
-      if (!p->ok()) continue;  // corpus_test reports parse failures
-      for (const Function& f : p->module->functions) {
-        if (!f.has_body) continue;
-        DefUse du = compute_def_use(f);
-        std::string file = e.path().filename().string();
-        std::string where = file + ":" + std::string(f.name);
-        const bool debug_build = file.ends_with(".G.ptx");
-        ASSERT_EQ(du.inst_def_first.size(), f.instructions.size() + 1) << where;
-        ASSERT_EQ(du.reg_defs.size(), du.inst_defs.size()) << where;
-        ASSERT_EQ(du.reg_uses.size(), du.inst_uses.size()) << where;
-        bool reg_params = false;  // old-style `.reg` parameters arrive defined
-        for (const Variable& v : f.params) reg_params |= v.space == StateSpace::Reg;
-        for (uint32_t r = 0; r < f.registers.size(); ++r) {
-          for (uint32_t i : du.using_insts(r)) {
-            auto uses = du.uses(i);
-            EXPECT_NE(std::find(uses.begin(), uses.end(), r), uses.end()) << where;
-          }
-          if (!du.using_insts(r).empty() && !reg_params && !debug_build) {
-            EXPECT_FALSE(du.defining(r).empty())
-                << where << ": " << f.register_name(r) << " is read at instruction "
-                << du.using_insts(r)[0] << " but never written";
-          }
-        }
-        ++checked;
+  testing::for_each_corpus_function(
+      {"gen", "examples"},
+      [&](const std::string& file, const Module& module, const Function& f) {
+    DefUse du = compute_def_use(f);
+    std::string where = file + ":" + std::string(f.name);
+    const bool debug_build = file.ends_with(".G.ptx");
+    ASSERT_EQ(du.inst_def_first.size(), f.instructions.size() + 1) << where;
+    ASSERT_EQ(du.reg_defs.size(), du.inst_defs.size()) << where;
+    ASSERT_EQ(du.reg_uses.size(), du.inst_uses.size()) << where;
+    bool reg_params = false;  // old-style `.reg` parameters arrive defined
+    for (const Variable& v : f.params) reg_params |= v.space == StateSpace::Reg;
+    for (uint32_t r = 0; r < f.registers.size(); ++r) {
+      for (uint32_t i : du.using_insts(r)) {
+        auto uses = du.uses(i);
+        EXPECT_NE(std::find(uses.begin(), uses.end(), r), uses.end()) << where;
+      }
+      if (!du.using_insts(r).empty() && !reg_params && !debug_build) {
+        EXPECT_FALSE(du.defining(r).empty())
+            << where << ": " << f.register_name(r) << " is read at instruction "
+            << du.using_insts(r)[0] << " but never written";
       }
     }
-  }
+    ++checked;
+  });
   EXPECT_GT(checked, 0u);
 }
 

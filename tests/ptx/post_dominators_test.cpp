@@ -345,26 +345,15 @@ void check_function(const Module& m, const Function& f, const std::string& where
 }
 
 TEST(PostDominators, CorpusMatchesReferenceAlgorithm) {
-  namespace fs = std::filesystem;
-  const fs::path root = fs::path(WARPSIM_SOURCE_DIR) / "tests/ptx";
   size_t functions = 0, branches = 0;
-  for (const char* sub : {"gen", "handwritten", "examples"}) {
-    if (!fs::exists(root / sub)) continue;
-    for (const auto& e : fs::recursive_directory_iterator(root / sub)) {
-      if (!e.is_regular_file() || e.path().extension() != ".ptx") continue;
-      std::string text;
-      ASSERT_TRUE(read_file(e.path().string(), text));
-      auto p = parse_text(text);
-      if (!p->ok()) continue;  // corpus_test reports parse failures
-      for (const Function& f : p->module->functions) {
-        if (!f.has_body) continue;
-        ++functions;
-        for (const Instruction& inst : f.instructions)
-          branches += inst.opcode == Opcode::Bra || inst.opcode == Opcode::Brx;
-        check_function(*p->module, f, e.path().filename().string() + ":" + std::string(f.name));
-      }
-    }
-  }
+  testing::for_each_corpus_function(
+      {"gen", "handwritten", "examples"},
+      [&](const std::string& file, const Module& module, const Function& f) {
+    ++functions;
+    for (const Instruction& inst : f.instructions)
+      branches += inst.opcode == Opcode::Bra || inst.opcode == Opcode::Brx;
+    check_function(module, f, file + ":" + std::string(f.name));
+  });
   EXPECT_GT(functions, 0u);
   EXPECT_GT(branches, 0u);
 }

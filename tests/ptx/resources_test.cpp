@@ -337,44 +337,34 @@ TEST(Resources, ParameterLayoutsMatchNvccCubins) {
 
 // Every kernel of the PTX corpus: a consistent layout and call graph.
 TEST(Resources, CorpusKernelsAreConsistent) {
-  namespace fs = std::filesystem;
-  const fs::path root = fs::path(WARPSIM_SOURCE_DIR) / "tests/ptx";
   size_t kernels = 0;
-  for (const char* sub : {"gen", "handwritten", "examples"}) {
-    if (!fs::exists(root / sub)) continue;
-    for (const auto& e : fs::recursive_directory_iterator(root / sub)) {
-      if (!e.is_regular_file() || e.path().extension() != ".ptx") continue;
-      std::string text;
-      ASSERT_TRUE(read_file(e.path().string(), text));
-      auto p = parse_text(text);
-      if (!p->ok()) continue;  // corpus_test reports parse failures
-      for (const Function& f : p->module->functions) {
-        if (!f.is_entry || !f.has_body) continue;
-        ++kernels;
-        std::string where = e.path().filename().string() + ":" + std::string(f.name);
-        KernelResources r = compute_resources(*p->module, f);
-        ASSERT_EQ(r.params.size(), f.params.size()) << where;
-        uint64_t end = 0;
-        for (const ParamSlot& s : r.params) {
-          EXPECT_GE(s.offset, end) << where;
-          EXPECT_EQ(s.offset % s.align, 0u) << where;
-          end = s.offset + s.size;
-        }
-        EXPECT_EQ(r.param_bytes, end) << where;
-        for (const auto* slots : {&r.shared, &r.constants, &r.local}) {
-          uint64_t used = 0;
-          for (const MemorySlot& s : *slots) {
-            EXPECT_GE(s.offset, used) << where;
-            EXPECT_EQ(s.offset % s.align, 0u) << where;
-            used = s.offset + s.size;
-          }
-        }
-        EXPECT_TRUE(std::is_sorted(r.callees.begin(), r.callees.end())) << where;
-        EXPECT_GE(r.local_bytes, r.local_frame_bytes) << where;
-        EXPECT_GE(r.reg32_with_callees, r.reg32) << where;
+  testing::for_each_corpus_function(
+      {"gen", "handwritten", "examples"},
+      [&](const std::string& file, const Module& module, const Function& f) {
+    if (!f.is_entry) return;
+    ++kernels;
+    std::string where = file + ":" + std::string(f.name);
+    KernelResources r = compute_resources(module, f);
+    ASSERT_EQ(r.params.size(), f.params.size()) << where;
+    uint64_t end = 0;
+    for (const ParamSlot& s : r.params) {
+      EXPECT_GE(s.offset, end) << where;
+      EXPECT_EQ(s.offset % s.align, 0u) << where;
+      end = s.offset + s.size;
+    }
+    EXPECT_EQ(r.param_bytes, end) << where;
+    for (const auto* slots : {&r.shared, &r.constants, &r.local}) {
+      uint64_t used = 0;
+      for (const MemorySlot& s : *slots) {
+        EXPECT_GE(s.offset, used) << where;
+        EXPECT_EQ(s.offset % s.align, 0u) << where;
+        used = s.offset + s.size;
       }
     }
-  }
+    EXPECT_TRUE(std::is_sorted(r.callees.begin(), r.callees.end())) << where;
+    EXPECT_GE(r.local_bytes, r.local_frame_bytes) << where;
+    EXPECT_GE(r.reg32_with_callees, r.reg32) << where;
+  });
   EXPECT_GT(kernels, 0u);
 }
 
