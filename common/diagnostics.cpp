@@ -54,7 +54,13 @@ void DiagnosticEngine::report(Severity severity, const SourceFile* file, SourceL
     std::string_view line = file->line(loc.line);
     // Very long lines (minified input, fuzzers) are clipped for readability.
     if (line.size() > 400) line = line.substr(0, 400);
-    d.source_line = std::string(line);
+    // Echo the line safely: control bytes and non-ASCII bytes (binary input)
+    // become '?', one for one, so the caret still lines up.
+    d.source_line.reserve(line.size());
+    for (char c : line) {
+      unsigned char u = static_cast<unsigned char>(c);
+      d.source_line += (u == '\t' || (u >= 0x20 && u < 0x7f)) ? c : '?';
+    }
   }
   diagnostics_.push_back(std::move(d));
 }

@@ -467,6 +467,15 @@ Variable ModuleBuilder::make_variable(const PendingDeclarator& d) const {
   return v;
 }
 
+// An initialiser may not hold more values than the variable has elements.
+static void check_initialiser_size(const Variable& v, ModuleBuilder& b) {
+  uint64_t capacity = vector_lanes(v.vec);
+  for (uint64_t d : v.dims) capacity = d && capacity <= (uint64_t{1} << 40) / d ? capacity * d : capacity;
+  if (v.init.size() > capacity)
+    b.error(v.loc, fmt::format("initialiser of '{}' has {} values but the variable holds only {}",
+                               v.name, v.init.size(), capacity));
+}
+
 void ModuleBuilder::declarator_end() {
   if (decl_.type == ScalarType::None) {
     error(declarator_.loc, fmt::format("declaration of '{}' has no type", declarator_.name));
@@ -482,7 +491,9 @@ void ModuleBuilder::declarator_end() {
     error(declarator_.loc, "special registers cannot be declared");
     return;
   }
-  add_variable(make_variable(declarator_));
+  Variable v = make_variable(declarator_);
+  if (v.has_init) check_initialiser_size(v, *this);
+  add_variable(std::move(v));
 }
 
 void ModuleBuilder::decl_end() { decl_ = PendingDecl{}; }

@@ -13,6 +13,14 @@ TEST(Diagnostics, FormatsLocationSourceLineAndCaret) {
   EXPECT_EQ(d.format_all(), "a.ptx:2:10: error: boom\n  \tadd.s32 %r1;\n  \t        ^\n");
 }
 
+// Binary input must not spray raw bytes on the terminal.
+TEST(Diagnostics, EchoesUnprintableBytesAsQuestionMarks) {
+  SourceFile f("a.ptx", std::string("ab\x01\xff\tc\n", 7));
+  DiagnosticEngine d;
+  d.error(&f, {1, 6}, "bad");
+  EXPECT_EQ(d.format_all(), "a.ptx:1:6: error: bad\n  ab??\tc\n      \t^\n");
+}
+
 TEST(Diagnostics, SortsBySourcePosition) {
   SourceFile f("a.ptx", "x\ny\nz\n");
   DiagnosticEngine d;

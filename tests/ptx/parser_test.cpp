@@ -140,5 +140,14 @@ TEST(Parser, WarpSizeConstantAndPercentNamedGlobals) {
   EXPECT_EQ(f.operands_of(f.instructions[1])[1].sym.kind, SymbolKind::Global);
 }
 
+// Found by hand-fuzzing: 2000 values for a 3-element array were accepted.
+TEST(Parser, TooManyInitialiserValues) {
+  auto p = parse_text(std::string(testing::kHeader) + ".global .u32 x[3] = {1, 2, 3, 4};\n"
+                      ".global .v2 .f32 v[2] = {{1.0, 2.0}, {3.0, 4.0}};\n");
+  EXPECT_NE(p->errors().find("initialiser of 'x' has 4 values but the variable holds only 3"),
+            std::string::npos) << p->errors();
+  EXPECT_EQ(p->errors().find("'v'"), std::string::npos) << p->errors();
+}
+
 }  // namespace
 }  // namespace warpsim::ptx
