@@ -457,12 +457,8 @@ Variable ModuleBuilder::make_variable(const PendingDeclarator& d) const {
   if (!v.dims.empty() && v.dims[0] == 0 && v.has_init) {
     uint64_t inner = 1;
     for (size_t i = 1; i < v.dims.size(); ++i) inner *= v.dims[i];
-    uint64_t n = v.init.size();
-    uint64_t elem = v.element_size();
-    // Byte arrays initialised with wider values are not a thing in PTX; the
-    // element count is simply the number of initialiser values.
-    (void)elem;
-    v.dims[0] = std::max<uint64_t>(1, (n + inner - 1) / inner);
+    uint64_t values = v.init.size() / vector_lanes(v.vec);  // one value per lane
+    v.dims[0] = std::max<uint64_t>(1, (values + inner - 1) / inner);
   }
   return v;
 }
