@@ -457,6 +457,7 @@ Variable ModuleBuilder::make_variable(const PendingDeclarator& d) const {
   if (!v.dims.empty() && v.dims[0] == 0 && v.has_init) {
     uint64_t inner = 1;
     for (size_t i = 1; i < v.dims.size(); ++i) inner *= v.dims[i];
+    if (inner == 0) return v;  // `x[][]`: already diagnosed, nothing to infer
     uint64_t values = v.init.size() / vector_lanes(v.vec);  // one value per lane
     v.dims[0] = std::max<uint64_t>(1, (values + inner - 1) / inner);
   }

@@ -149,5 +149,12 @@ TEST(Parser, TooManyInitialiserValues) {
   EXPECT_EQ(p->errors().find("'v'"), std::string::npos) << p->errors();
 }
 
+// Found by the fuzzer: `x[][]` with an initialiser divided by a zero inner size.
+TEST(Parser, UnsizedInnerDimensionIsDiagnosed) {
+  auto p = parse_text(std::string(testing::kHeader) + ".global .u32 x[][] = {1, 2};\n");
+  EXPECT_NE(p->errors().find("only the first array dimension may be unsized"), std::string::npos)
+      << p->errors();
+}
+
 }  // namespace
 }  // namespace warpsim::ptx
