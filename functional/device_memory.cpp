@@ -1,0 +1,385 @@
+#include "functional/device_memory.h"
+
+#include <fmt/format.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "common/invariant.h"
+
+namespace warpsim::functional {
+
+namespace {
+
+bool is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+std::string format_allocation(const AllocationInfo& a) {
+  const std::string name = a.label.empty() ? fmt::format("#{}", a.id) : fmt::format("'{}'", a.label);
+  return fmt::format("{}allocation {} [{:#x}, +{}) ({})", a.live ? "" : "freed ", name, a.start,
+                     a.size, to_string(a.kind));
+}
+
+// Where `addr` lies relative to `a`, phrased to follow "lies" or a colon:
+// "4 bytes past the end of allocation 'x' [...]".
+std::string position_text(uint64_t addr, uint64_t size, const AllocationInfo& a) {
+  const uint64_t end = a.start + a.size;
+  if (addr >= end) return fmt::format("{} bytes past the end of {}", addr - end, format_allocation(a));
+  if (addr < a.start)
+    return fmt::format("{} bytes before the start of {}", a.start - addr, format_allocation(a));
+  return fmt::format("the access overruns the end of {} by {} bytes (it starts at offset {})",
+                     format_allocation(a), addr + size - end, addr - a.start);
+}
+
+}  // namespace
+
+std::string describe(const Fault& f) {
+  if (!f) return {};
+  const std::string what = fmt::format("{} of {} byte{} at {:#x}", to_string(f.access), f.size,
+                                       f.size == 1 ? "" : "s", f.address);
+  const bool inside = f.nearest && f.address - f.nearest->start < f.nearest->size;
+  std::string s;
+  switch (f.kind) {
+    case FaultKind::None: return {};
+    case FaultKind::OutOfBounds:
+      s = fmt::format("out-of-bounds {}: {}", what,
+                      f.nearest ? position_text(f.address, f.size, *f.nearest)
+                                : std::string("there are no allocations"));
+      if (f.address < 0x10000) s += "; the address is near null (a null or uninitialised pointer?)";
+      break;
+    case FaultKind::Misaligned:
+      s = fmt::format("misaligned {}: the address is not a multiple of {}", what, f.size);
+      if (inside)
+        s += fmt::format(" (offset {} in {})", f.address - f.nearest->start,
+                         format_allocation(*f.nearest));
+      else if (f.nearest)
+        s += fmt::format("; it also lies {}", position_text(f.address, f.size, *f.nearest));
+      break;
+    case FaultKind::UseAfterFree:
+      s = fmt::format("use-after-free {}: ", what);
+      s += inside ? fmt::format("the address is at offset {} in {}", f.address - f.nearest->start,
+                                format_allocation(*f.nearest))
+                  : std::string("the address lies in a freed allocation");
+      break;
+    case FaultKind::ReadOnly:
+      s = fmt::format("{} to read-only memory", what);
+      if (inside)
+        s += fmt::format(": {} is not writable by device code (offset {})",
+                         format_allocation(*f.nearest), f.address - f.nearest->start);
+      break;
+    case FaultKind::InvalidFree:
+      if (!f.nearest)
+        s = fmt::format("invalid free of {:#x}: there are no allocations", f.address);
+      else if (f.nearest->start == f.address && !f.nearest->live)
+        s = fmt::format("double free of {:#x}: {} was already freed", f.address,
+                        format_allocation(*f.nearest));
+      else if (inside)
+        s = fmt::format("invalid free of {:#x}: the address is {} bytes inside {}, not its start",
+                        f.address, f.address - f.nearest->start, format_allocation(*f.nearest));
+      else
+        s = fmt::format("invalid free of {:#x}: no allocation starts there (it lies {})",
+                        f.address, position_text(f.address, 0, *f.nearest));
+      break;
+    case FaultKind::OutOfMemory: return fmt::format("out of memory: {}", f.detail);
+    case FaultKind::InvalidValue: return fmt::format("invalid argument: {}", f.detail);
+  }
+  if (!f.detail.empty()) s += fmt::format(" ({})", f.detail);
+  return s;
+}
+
+void DeviceMemory::HostBlockDeleter::operator()(uint8_t* p) const {
+  if (mapped_len != 0)
+    munmap(p, mapped_len);
+  else
+    std::free(p);
+}
+
+DeviceMemory::DeviceMemory(DeviceMemoryConfig config) : config_(config), next_(config.base) {
+  WARPSIM_INVARIANT(is_pow2(config_.alignment) && config_.alignment >= 256,
+                    "DeviceMemory alignment must be a power of two of at least 256");
+  WARPSIM_INVARIANT(config_.base != 0 && config_.base % config_.alignment == 0,
+                    "DeviceMemory base must be non-null and aligned");
+}
+
+DeviceMemory::~DeviceMemory() = default;
+
+uint64_t DeviceMemory::allocate(uint64_t bytes, AllocationKind kind, std::string_view label,
+                                Fault* error) {
+  auto fail = [&](const std::string& why) -> uint64_t {
+    if (error)
+      *error = make_fault(FaultKind::OutOfMemory, 0, bytes, AccessKind::Write, nullptr,
+                          fmt::format("cannot allocate {} bytes for '{}' ({}): {}", bytes, label,
+                                      to_string(kind), why));
+    return 0;
+  };
+  // Pinned host memory is the host's, not the GPU's.
+  const bool counted = kind != AllocationKind::HostPinned;
+  if (counted && bytes > config_.capacity - std::min(used_, config_.capacity))
+    return fail(fmt::format("{} of {} bytes of device memory in use", used_, config_.capacity));
+
+  // Reserve [start, start + max(bytes, 1) + guard) and round up: the guard gap
+  // is what makes an access just past the end hit no allocation.
+  const uint64_t start = next_;
+  uint64_t end = 0;
+  if (__builtin_add_overflow(start, std::max<uint64_t>(bytes, 1), &end) ||
+      __builtin_add_overflow(end, config_.guard + (config_.alignment - 1), &end))
+    return fail("the simulated address space is exhausted");
+  const uint64_t next = end & ~(config_.alignment - 1);
+
+  HostBlock host;
+  if (bytes > 0 && bytes >= config_.mmap_threshold) {
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+      return fail(fmt::format("host mmap failed: {}", std::strerror(errno)));
+    host = HostBlock(static_cast<uint8_t*>(p), HostBlockDeleter{bytes});
+  } else if (bytes > 0) {
+    void* p = std::calloc(bytes, 1);
+    if (p == nullptr) return fail("host calloc failed");
+    host = HostBlock(static_cast<uint8_t*>(p), HostBlockDeleter{0});
+  }
+
+  Record r;
+  r.start = start;
+  r.size = bytes;
+  r.host = std::move(host);
+  r.kind = kind;
+  r.id = next_id_++;
+  r.label = std::string(label);
+  records_.push_back(std::move(r));
+  next_ = next;
+  if (counted) used_ += bytes;
+  return start;
+}
+
+Fault DeviceMemory::free(uint64_t addr) {
+  if (addr == 0) return {};
+  const size_t i = find_index(addr);
+  if (i == records_.size() || records_[i].start != addr || !records_[i].live)
+    return make_fault(FaultKind::InvalidFree, addr, 0, AccessKind::Write, nearest_record(addr));
+  Record& r = records_[i];
+  r.host.reset();
+  r.live = false;
+  r.freed_seq = ++free_seq_;
+  ++freed_in_records_;
+  if (r.kind != AllocationKind::HostPinned) used_ -= r.size;
+  cache_ = {};
+  drop_old_freed_records();
+  return {};
+}
+
+void DeviceMemory::drop_old_freed_records() {
+  // Compact only once twice the quota has accumulated, so the O(n) erase is
+  // amortised over `freed_records_kept` frees; the newest ones always survive.
+  const size_t keep = config_.freed_records_kept;
+  if (freed_in_records_ <= keep || freed_in_records_ - keep <= keep) return;
+  const uint64_t last_dropped = free_seq_ - keep;
+  std::erase_if(records_, [&](const Record& r) { return !r.live && r.freed_seq <= last_dropped; });
+  freed_in_records_ = keep;
+}
+
+size_t DeviceMemory::find_index(uint64_t addr) const {
+  auto it = std::upper_bound(records_.begin(), records_.end(), addr,
+                             [](uint64_t a, const Record& r) { return a < r.start; });
+  if (it == records_.begin()) return records_.size();
+  return static_cast<size_t>(it - records_.begin()) - 1;
+}
+
+const DeviceMemory::Record* DeviceMemory::nearest_record(uint64_t addr) const {
+  if (records_.empty()) return nullptr;
+  const size_t i = find_index(addr);
+  if (i == records_.size()) return &records_.front();  // below every allocation
+  const Record& below = records_[i];
+  if (addr - below.start < below.size || i + 1 == records_.size()) return &below;
+  const Record& above = records_[i + 1];
+  const uint64_t past_below = addr - (below.start + below.size);
+  const uint64_t before_above = above.start - addr;
+  return before_above < past_below ? &above : &below;
+}
+
+std::optional<AllocationInfo> DeviceMemory::find_allocation(uint64_t addr) const {
+  const Record* r = nearest_record(addr);
+  if (r == nullptr) return std::nullopt;
+  return info(*r);
+}
+
+std::vector<AllocationInfo> DeviceMemory::allocations() const {
+  std::vector<AllocationInfo> out;
+  for (const Record& r : records_)
+    if (r.live) out.push_back(info(r));
+  return out;
+}
+
+AllocationInfo DeviceMemory::info(const Record& r) {
+  return AllocationInfo{r.start, r.size, r.kind, r.label, r.live, r.id};
+}
+
+Fault DeviceMemory::make_fault(FaultKind kind, uint64_t addr, uint64_t size, AccessKind access,
+                               const Record* nearest, std::string detail) {
+  Fault f;
+  f.kind = kind;
+  f.address = addr;
+  f.size = size;
+  f.access = access;
+  if (nearest != nullptr) f.nearest = info(*nearest);
+  f.detail = std::move(detail);
+  return f;
+}
+
+const DeviceMemory::Record* DeviceMemory::resolve(uint64_t addr, uint64_t size, AccessKind access,
+                                                  std::string_view op, Fault& fault) const {
+  const size_t i = find_index(addr);
+  const Record* r = i < records_.size() ? &records_[i] : nullptr;
+  if (r != nullptr && addr - r->start < r->size) {
+    if (!r->live) {
+      fault = make_fault(FaultKind::UseAfterFree, addr, size, access, r, std::string(op));
+      return nullptr;
+    }
+    if (size <= r->size - (addr - r->start)) return r;
+  } else {
+    r = nearest_record(addr);
+  }
+  fault = make_fault(FaultKind::OutOfBounds, addr, size, access, r, std::string(op));
+  return nullptr;
+}
+
+uint8_t* DeviceMemory::translate_slow(uint64_t addr, uint32_t size, AccessKind access,
+                                      Fault& fault) {
+  if (size == 0) {
+    fault = make_fault(FaultKind::InvalidValue, addr, 0, access, nullptr,
+                       fmt::format("zero-byte {} at {:#x}", to_string(access), addr));
+    return nullptr;
+  }
+  if (is_pow2(size) && (addr & (size - 1)) != 0) {
+    fault = make_fault(FaultKind::Misaligned, addr, size, access, nearest_record(addr));
+    return nullptr;
+  }
+  const Record* r = resolve(addr, size, access, {}, fault);
+  if (r == nullptr) return nullptr;
+  const bool writable = r->kind != AllocationKind::Const;
+  if (access != AccessKind::Read && !writable) {
+    fault = make_fault(FaultKind::ReadOnly, addr, size, access, r);
+    return nullptr;
+  }
+  cache_ = CacheEntry{r->start, r->size, r->host.get(), writable};
+  return r->host.get() + (addr - r->start);
+}
+
+uint8_t* DeviceMemory::host_range(uint64_t addr, uint64_t size, AccessKind access,
+                                  std::string_view op, Fault& fault) const {
+  const Record* r = resolve(addr, size, access, op, fault);
+  return r == nullptr ? nullptr : r->host.get() + (addr - r->start);
+}
+
+bool DeviceMemory::check_pitch(uint64_t width, uint64_t pitch, std::string_view op, Fault& fault) {
+  if (width <= pitch) return true;
+  fault = make_fault(FaultKind::InvalidValue, 0, width, AccessKind::Write, nullptr,
+                     fmt::format("{}: width {} exceeds pitch {}", op, width, pitch));
+  return false;
+}
+
+uint8_t* DeviceMemory::host_range_2d(uint64_t addr, uint64_t pitch, uint64_t width,
+                                     uint64_t height, AccessKind access, std::string_view op,
+                                     Fault& fault) const {
+  // Rows 0..height-2 span whole pitches; the last row only `width` bytes.
+  uint64_t extent = 0;
+  if (__builtin_mul_overflow(pitch, height - 1, &extent) ||
+      __builtin_add_overflow(extent, width, &extent)) {
+    fault = make_fault(FaultKind::InvalidValue, addr, width, access, nullptr,
+                       fmt::format("{}: {} rows of pitch {} at {:#x} overflow the address space",
+                                   op, height, pitch, addr));
+    return nullptr;
+  }
+  return host_range(addr, extent, access, op, fault);
+}
+
+Fault DeviceMemory::copy_from_host(uint64_t dst, const void* src, uint64_t size) {
+  Fault f;
+  if (size == 0) return f;
+  if (uint8_t* d = host_range(dst, size, AccessKind::Write, "copy_from_host destination", f))
+    std::memcpy(d, src, size);
+  return f;
+}
+
+Fault DeviceMemory::copy_to_host(void* dst, uint64_t src, uint64_t size) const {
+  Fault f;
+  if (size == 0) return f;
+  if (const uint8_t* s = host_range(src, size, AccessKind::Read, "copy_to_host source", f))
+    std::memcpy(dst, s, size);
+  return f;
+}
+
+Fault DeviceMemory::copy_device(uint64_t dst, uint64_t src, uint64_t size) {
+  Fault f;
+  if (size == 0) return f;
+  const uint8_t* s = host_range(src, size, AccessKind::Read, "copy_device source", f);
+  if (s == nullptr) return f;
+  uint8_t* d = host_range(dst, size, AccessKind::Write, "copy_device destination", f);
+  if (d != nullptr) std::memmove(d, s, size);
+  return f;
+}
+
+Fault DeviceMemory::memset(uint64_t addr, int value, uint64_t size) {
+  Fault f;
+  if (size == 0) return f;
+  if (uint8_t* d = host_range(addr, size, AccessKind::Write, "memset", f))
+    std::memset(d, value, size);
+  return f;
+}
+
+Fault DeviceMemory::memset2d(uint64_t addr, uint64_t pitch, int value, uint64_t width,
+                             uint64_t height) {
+  Fault f;
+  if (!check_pitch(width, pitch, "memset2d", f) || width == 0 || height == 0) return f;
+  uint8_t* d = host_range_2d(addr, pitch, width, height, AccessKind::Write, "memset2d", f);
+  if (d == nullptr) return f;
+  for (uint64_t y = 0; y < height; ++y) std::memset(d + y * pitch, value, width);
+  return f;
+}
+
+Fault DeviceMemory::copy2d_from_host(uint64_t dst, uint64_t dpitch, const void* src,
+                                     uint64_t spitch, uint64_t width, uint64_t height) {
+  Fault f;
+  if (!check_pitch(width, dpitch, "copy2d_from_host destination", f) ||
+      !check_pitch(width, spitch, "copy2d_from_host source", f) || width == 0 || height == 0)
+    return f;
+  uint8_t* d = host_range_2d(dst, dpitch, width, height, AccessKind::Write,
+                             "copy2d_from_host destination", f);
+  if (d == nullptr) return f;
+  const auto* s = static_cast<const uint8_t*>(src);
+  for (uint64_t y = 0; y < height; ++y) std::memcpy(d + y * dpitch, s + y * spitch, width);
+  return f;
+}
+
+Fault DeviceMemory::copy2d_to_host(void* dst, uint64_t dpitch, uint64_t src, uint64_t spitch,
+                                   uint64_t width, uint64_t height) const {
+  Fault f;
+  if (!check_pitch(width, dpitch, "copy2d_to_host destination", f) ||
+      !check_pitch(width, spitch, "copy2d_to_host source", f) || width == 0 || height == 0)
+    return f;
+  const uint8_t* s =
+      host_range_2d(src, spitch, width, height, AccessKind::Read, "copy2d_to_host source", f);
+  if (s == nullptr) return f;
+  auto* d = static_cast<uint8_t*>(dst);
+  for (uint64_t y = 0; y < height; ++y) std::memcpy(d + y * dpitch, s + y * spitch, width);
+  return f;
+}
+
+Fault DeviceMemory::copy2d_device(uint64_t dst, uint64_t dpitch, uint64_t src, uint64_t spitch,
+                                  uint64_t width, uint64_t height) {
+  Fault f;
+  if (!check_pitch(width, dpitch, "copy2d_device destination", f) ||
+      !check_pitch(width, spitch, "copy2d_device source", f) || width == 0 || height == 0)
+    return f;
+  const uint8_t* s =
+      host_range_2d(src, spitch, width, height, AccessKind::Read, "copy2d_device source", f);
+  if (s == nullptr) return f;
+  uint8_t* d = host_range_2d(dst, dpitch, width, height, AccessKind::Write,
+                             "copy2d_device destination", f);
+  if (d == nullptr) return f;
+  for (uint64_t y = 0; y < height; ++y) std::memmove(d + y * dpitch, s + y * spitch, width);
+  return f;
+}
+
+}  // namespace warpsim::functional

@@ -1,0 +1,199 @@
+#pragma once
+// DeviceMemory: the simulated GPU's global memory, a sparse 64-bit address
+// space that knows every allocation, for the functional executor (every
+// ld/st/atom goes through translate()) and the CUDA runtime shim (cudaMalloc,
+// cudaMemcpy*, cudaMemset*, module globals and constants).
+//
+// Address layout (deterministic: it depends only on the sequence of calls,
+// never on host pointers). Allocations are laid out upwards from `base`
+// (default 0x7f0000000000) by a bump pointer; each start is aligned to
+// `alignment` (64 KiB, so also to the 256 bytes cudaMalloc promises) and is
+// followed by at least `guard` (64 KiB) unmapped bytes, so an access just past
+// an allocation, or just below the next one, hits no allocation and faults.
+// Addresses are never reused within one DeviceMemory: a freed allocation
+// keeps its record (the most recent `freed_records_kept` of them), so a later
+// access to it is reported as use-after-free, naming it.
+//
+// Backing storage: one host block per allocation, so an allocation is
+// contiguous in host memory and translate() is one subtraction. Blocks of
+// `mmap_threshold` bytes or more are mmap(MAP_PRIVATE | MAP_ANONYMOUS |
+// MAP_NORESERVE): zero-filled and lazily committed page by page by the host
+// kernel, so a 16 GiB cudaMalloc costs no host memory until touched (reads of
+// untouched pages return zeros without committing memory either). Smaller
+// blocks come from calloc, so thousands of small allocations neither use one
+// mapping each (vm.max_map_count) nor a whole host page each. Freeing returns
+// the host block at once.
+//
+// Contract: not thread-safe (translate() updates a one-entry cache). A host
+// pointer from translate() stays valid until that allocation is freed or the
+// DeviceMemory is destroyed. Host pointers are only as aligned as the device
+// offset and 16 bytes allow; copy through them with memcpy.
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "functional/fault.h"
+
+namespace warpsim::functional {
+
+struct DeviceMemoryConfig {
+  uint64_t capacity = uint64_t{80} << 30;  // bytes of device memory (HostPinned not counted)
+  uint64_t base = 0x7f0000000000;          // first allocation's address
+  uint64_t alignment = 64 << 10;           // start alignment; power of two, >= 256
+  uint64_t guard = 64 << 10;               // minimum unallocated gap after each allocation
+  uint64_t mmap_threshold = 64 << 10;      // blocks this large or larger are lazily mmap'ed
+  size_t freed_records_kept = 1 << 16;     // freed allocations remembered for diagnostics
+};
+
+class DeviceMemory {
+ public:
+  explicit DeviceMemory(DeviceMemoryConfig config = {});
+  ~DeviceMemory();
+  DeviceMemory(const DeviceMemory&) = delete;
+  DeviceMemory& operator=(const DeviceMemory&) = delete;
+  // Not movable either: hold it by reference or unique_ptr (the cache holds
+  // host pointers that a moved-from object must not hand out).
+  DeviceMemory(DeviceMemory&&) = delete;
+  DeviceMemory& operator=(DeviceMemory&&) = delete;
+
+  // --- allocations -------------------------------------------------------
+
+  // Allocates `bytes` of zero-filled memory (cudaMalloc semantics) and returns
+  // its address. A zero-byte allocation gets a unique non-null address that
+  // no access can use. Returns 0 and fills `error` (OutOfMemory) when the
+  // capacity, the address space or host memory is exhausted.
+  uint64_t allocate(uint64_t bytes, AllocationKind kind, std::string_view label,
+                    Fault* error = nullptr);
+
+  // Frees the live allocation starting exactly at `addr`. free(0) does
+  // nothing (like cudaFree(nullptr)). Anything else (an address inside an
+  // allocation, a double free, an unknown address) is an InvalidFree fault
+  // and changes nothing.
+  Fault free(uint64_t addr);
+
+  uint64_t used_bytes() const { return used_; }  // requested bytes of live, counted allocations
+  uint64_t capacity() const { return config_.capacity; }
+  const DeviceMemoryConfig& config() const { return config_; }
+
+  // The allocation (live or freed) containing `addr`, else the nearest one
+  // (by distance to its ends; ties go to the one below). nullopt when no
+  // allocation was ever made (or all records were dropped).
+  std::optional<AllocationInfo> find_allocation(uint64_t addr) const;
+  // Live allocations, in address order.
+  std::vector<AllocationInfo> allocations() const;
+
+  // --- device accesses (the executor's hot path) ---------------------------
+
+  // Host pointer for the device range [addr, addr + size), or nullptr with
+  // `fault` filled in. Checks, in order: size != 0 (InvalidValue), natural
+  // alignment for power-of-two sizes (Misaligned), the range lies in one
+  // allocation (UseAfterFree if it is freed, else OutOfBounds), and Write /
+  // Atomic to a Const allocation (ReadOnly). `fault` is untouched on success.
+  // The last allocation hit is cached, so repeated accesses to one allocation
+  // (a warp's lanes) cost a few compares and no lookup.
+  uint8_t* translate(uint64_t addr, uint32_t size, AccessKind access, Fault& fault) {
+    const uint64_t off = addr - cache_.start;
+    if ((size - 1u) < kFastMaxSize && (addr & (size - 1u)) == 0 && off < cache_.size &&
+        size <= cache_.size - off && (access == AccessKind::Read || cache_.writable))
+        [[likely]] {
+      return cache_.host + off;
+    }
+    return translate_slow(addr, size, access, fault);
+  }
+
+  // Device-side read/write of `size` bytes with the checks of translate().
+  Fault read(uint64_t addr, void* dst, uint32_t size) {
+    Fault fault;
+    if (const uint8_t* p = translate(addr, size, AccessKind::Read, fault)) std::memcpy(dst, p, size);
+    return fault;
+  }
+  Fault write(uint64_t addr, const void* src, uint32_t size) {
+    Fault fault;
+    if (uint8_t* p = translate(addr, size, AccessKind::Write, fault)) std::memcpy(p, src, size);
+    return fault;
+  }
+
+  // --- host-side helpers (the runtime shim) --------------------------------
+  // Each validates every device range first (it must lie in one live
+  // allocation) and writes nothing on failure. No alignment requirement; Const
+  // allocations are writable from the host. Size 0 succeeds without checks.
+
+  Fault copy_from_host(uint64_t dst, const void* src, uint64_t size);
+  Fault copy_to_host(void* dst, uint64_t src, uint64_t size) const;
+  Fault copy_device(uint64_t dst, uint64_t src, uint64_t size);  // ranges may overlap
+  Fault memset(uint64_t addr, int value, uint64_t size);         // low 8 bits of value
+
+  // Pitched 2D forms (cudaMemset2D / cudaMemcpy2D): `height` rows of `width`
+  // bytes, rows `pitch` bytes apart. width > pitch is InvalidValue.
+  Fault memset2d(uint64_t addr, uint64_t pitch, int value, uint64_t width, uint64_t height);
+  Fault copy2d_from_host(uint64_t dst, uint64_t dpitch, const void* src, uint64_t spitch,
+                         uint64_t width, uint64_t height);
+  Fault copy2d_to_host(void* dst, uint64_t dpitch, uint64_t src, uint64_t spitch, uint64_t width,
+                       uint64_t height) const;
+  Fault copy2d_device(uint64_t dst, uint64_t dpitch, uint64_t src, uint64_t spitch, uint64_t width,
+                      uint64_t height);
+
+ private:
+  static constexpr uint32_t kFastMaxSize = 16;  // largest access size the inline path handles
+
+  // Frees a host block: munmap when it was mapped (len != 0), else std::free.
+  struct HostBlockDeleter {
+    uint64_t mapped_len;  // 0: calloc block (no initialiser: see unique_ptr in a nested class)
+    void operator()(uint8_t* p) const;
+  };
+  using HostBlock = std::unique_ptr<uint8_t, HostBlockDeleter>;
+
+  struct Record {
+    uint64_t start = 0;
+    uint64_t size = 0;
+    HostBlock host;  // null for zero-byte and freed allocations
+    AllocationKind kind = AllocationKind::Device;
+    bool live = true;
+    uint64_t id = 0;
+    uint64_t freed_seq = 0;  // order of freeing, for dropping the oldest freed records
+    std::string label;
+  };
+
+  // Copy of the last allocation translate() resolved; size 0 means empty.
+  struct CacheEntry {
+    uint64_t start = 0;
+    uint64_t size = 0;
+    uint8_t* host = nullptr;
+    bool writable = false;
+  };
+
+  uint8_t* translate_slow(uint64_t addr, uint32_t size, AccessKind access, Fault& fault);
+  // Index of the record with the greatest start <= addr, or records_.size().
+  size_t find_index(uint64_t addr) const;
+  const Record* nearest_record(uint64_t addr) const;
+  static AllocationInfo info(const Record& r);
+  static Fault make_fault(FaultKind kind, uint64_t addr, uint64_t size, AccessKind access,
+                          const Record* nearest, std::string detail = {});
+  // The live allocation holding all of [addr, addr + size), or nullptr with an
+  // OutOfBounds / UseAfterFree fault (`op`, when given, becomes its detail).
+  const Record* resolve(uint64_t addr, uint64_t size, AccessKind access, std::string_view op,
+                        Fault& fault) const;
+  // Host pointer for a host-side operation on [addr, addr + size) (size > 0).
+  uint8_t* host_range(uint64_t addr, uint64_t size, AccessKind access, std::string_view op,
+                      Fault& fault) const;
+  // The same for a pitched 2D range (width > 0, height > 0).
+  uint8_t* host_range_2d(uint64_t addr, uint64_t pitch, uint64_t width, uint64_t height,
+                         AccessKind access, std::string_view op, Fault& fault) const;
+  static bool check_pitch(uint64_t width, uint64_t pitch, std::string_view op, Fault& fault);
+  void drop_old_freed_records();
+
+  DeviceMemoryConfig config_;
+  std::vector<Record> records_;  // sorted by start: addresses only grow
+  uint64_t next_;                // next allocation's start
+  uint64_t used_ = 0;
+  uint64_t next_id_ = 0;
+  uint64_t free_seq_ = 0;
+  size_t freed_in_records_ = 0;
+  CacheEntry cache_;
+};
+
+}  // namespace warpsim::functional
