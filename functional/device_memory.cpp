@@ -83,6 +83,12 @@ std::string describe(const Fault& f) {
       break;
     case FaultKind::OutOfMemory: return fmt::format("out of memory: {}", f.detail);
     case FaultKind::InvalidValue: return fmt::format("invalid argument: {}", f.detail);
+    case FaultKind::StackOverflow:
+    case FaultKind::Trap:
+    case FaultKind::BarrierDeadlock:
+    case FaultKind::Unsupported:
+    case FaultKind::IllegalInstruction:
+      return fmt::format("{}: {}", to_string(f.kind), f.detail);
   }
   if (!f.detail.empty()) s += fmt::format(" ({})", f.detail);
   return s;

@@ -35,6 +35,12 @@ enum class FaultKind : uint8_t {
   InvalidFree,   // free() of something that is not the start of a live allocation
   OutOfMemory,   // capacity, address space or host memory exhausted
   InvalidValue,  // bad arguments (zero access size, 2D width > pitch, size overflow)
+  // Faults of a running kernel that are not about one memory access:
+  StackOverflow,    // a call needs more local memory than cudaLimitStackSize allows
+  Trap,             // `trap` (or brkpt) executed
+  BarrierDeadlock,  // live threads wait at a barrier that can never complete
+  Unsupported,      // an instruction warpsim parses but cannot execute yet
+  IllegalInstruction,  // e.g. an indirect call to something that is not a function
 };
 
 struct AllocationInfo {
@@ -88,6 +94,11 @@ constexpr std::string_view to_string(FaultKind k) {
     case FaultKind::InvalidFree: return "invalid-free";
     case FaultKind::OutOfMemory: return "out-of-memory";
     case FaultKind::InvalidValue: return "invalid-value";
+    case FaultKind::StackOverflow: return "stack-overflow";
+    case FaultKind::Trap: return "trap";
+    case FaultKind::BarrierDeadlock: return "barrier-deadlock";
+    case FaultKind::Unsupported: return "unsupported-instruction";
+    case FaultKind::IllegalInstruction: return "illegal-instruction";
   }
   return "?";
 }

@@ -66,25 +66,8 @@ void classify(const Function& f, const Instruction& inst, std::vector<uint32_t>&
   uses.clear();
   if (inst.has_guard && inst.guard_reg != kNone) uses.push_back(inst.guard_reg);
   auto ops = f.operands_of(inst);
-  size_t first_source = 0;  // operands before this index are destinations
-  bool dest_is_read = false;
-  switch (dest_rule(inst.opcode)) {
-    case DestRule::First: first_source = 1; break;
-    case DestRule::None: break;
-    case DestRule::FirstUnlessAddr:
-      first_source = !ops.empty() && ops[0].kind != OperandKind::Address ? 1 : 0;
-      break;
-    case DestRule::FirstIfRed: first_source = inst.mods.has(Flag::Red) ? 1 : 0; break;
-    case DestRule::FirstReadWrite:
-      first_source = 1;
-      dest_is_read = true;
-      break;
-    case DestRule::CallLists:
-      // call (ret), target, (args)[, proto]: only a leading list returns values.
-      first_source = !ops.empty() && ops[0].kind == OperandKind::List ? 1 : 0;
-      break;
-  }
-  first_source = std::min(first_source, ops.size());
+  size_t first_source = destination_count(f, inst);  // operands before it are destinations
+  bool dest_is_read = dest_rule(inst.opcode) == DestRule::FirstReadWrite;
   for (size_t i = 0; i < first_source; ++i) {
     collect(f, ops[i], defs);
     if (dest_is_read) collect(f, ops[i], uses);
@@ -108,6 +91,25 @@ void invert(const std::vector<uint32_t>& inst_first, const std::vector<uint32_t>
 }  // namespace
 
 DestRule dest_rule(Opcode op) { return kDestRules[static_cast<size_t>(op)]; }
+
+size_t destination_count(const Function& f, const Instruction& inst) {
+  auto ops = f.operands_of(inst);
+  size_t n = 0;
+  switch (dest_rule(inst.opcode)) {
+    case DestRule::First: n = 1; break;
+    case DestRule::None: break;
+    case DestRule::FirstUnlessAddr:
+      n = !ops.empty() && ops[0].kind != OperandKind::Address ? 1 : 0;
+      break;
+    case DestRule::FirstIfRed: n = inst.mods.has(Flag::Red) ? 1 : 0; break;
+    case DestRule::FirstReadWrite: n = 1; break;
+    case DestRule::CallLists:
+      // call (ret), target, (args)[, proto]: only a leading list returns values.
+      n = !ops.empty() && ops[0].kind == OperandKind::List ? 1 : 0;
+      break;
+  }
+  return std::min(n, ops.size());
+}
 
 DefUse compute_def_use(const Function& f) {
   DefUse du;

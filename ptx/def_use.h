@@ -65,5 +65,7 @@ enum class DestRule : uint8_t {
   CallLists,        // call: a leading return list is written, everything else read
 };
 DestRule dest_rule(Opcode op);
+// How many leading operands of `inst` are written (0 or 1).
+size_t destination_count(const Function& f, const Instruction& inst);
 
 }  // namespace warpsim::ptx

@@ -1,0 +1,124 @@
+// Cta: running warps to completion with CTA barriers and deadlock detection.
+#include "functional/cta.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+namespace warpsim::functional {
+
+Cta::Cta(const LaunchContext& launch, Dim3 ctaid, CtaBuffers& buffers)
+    : launch_(launch), ctaid_(ctaid), buffers_(buffers) {
+  num_threads_ = static_cast<uint32_t>(launch.config.block.count());
+  shared_size_ = launch.program->dynamic_shared_offset + launch.config.dynamic_shared_bytes;
+  local_size_ = launch.config.local_bytes_per_thread;
+  // Shared memory starts zeroed so runs are reproducible (hardware leaves it
+  // undefined); local memory is reused as is, like on hardware.
+  if (buffers_.shared.size() < shared_size_) buffers_.shared.resize(shared_size_);
+  std::memset(buffers_.shared.data(), 0, shared_size_);
+  size_t local_total = size_t{num_threads_} * local_size_;
+  if (buffers_.local.size() < local_total) buffers_.local.resize(local_total);
+  uint32_t nwarps = (num_threads_ + kWarpSize - 1) / kWarpSize;
+  warps_.reserve(nwarps);
+  for (uint32_t w = 0; w < nwarps; ++w) {
+    uint32_t threads = std::min(kWarpSize, num_threads_ - w * kWarpSize);
+    LaneMask valid = threads == kWarpSize ? kFullMask : (1u << threads) - 1;
+    warps_.push_back(std::make_unique<Warp>(*this, w, valid));
+  }
+}
+
+uint32_t Cta::live_threads() const {
+  uint32_t n = 0;
+  for (const auto& w : warps_)
+    n += static_cast<uint32_t>(std::popcount(w->valid() & ~w->exited()));
+  return n;
+}
+
+std::optional<ExecFault> Cta::run() {
+  for (;;) {
+    bool any_running = false;
+    for (auto& w : warps_) {
+      // Run each warp until it blocks, so a warp's instructions stay hot in cache.
+      while (!w->done() && !w->waiting_at_barrier) {
+        StepResult r = w->step();
+        if (r == StepResult::Fault) return w->fault();
+        any_running = true;
+      }
+    }
+    bool any_waiting = false, released = false;
+    for (uint32_t id = 0; id < barriers_.size(); ++id) {
+      if (barriers_[id].waiting.empty()) continue;
+      any_waiting = true;
+      released |= try_release(id);
+    }
+    if (!any_waiting) return std::nullopt;  // every warp is done
+    if (released || any_running) continue;
+    // Nobody can move: a barrier that can never complete.
+    for (uint32_t id = 0; id < barriers_.size(); ++id) {
+      const BarrierState& b = barriers_[id];
+      if (b.waiting.empty()) continue;
+      Warp* w = b.waiting.front();
+      ExecFault f;
+      f.fault.kind = FaultKind::BarrierDeadlock;
+      f.lane = static_cast<uint32_t>(std::countr_zero(w->valid() & ~w->exited()));
+      f.pc = w->pc();
+      f.message = fmt::format(
+          "barrier {} can never complete: {} of {} participating threads arrived, and no other "
+          "thread of the CTA can reach it",
+          id, b.arrived, b.expected ? b.expected : live_threads());
+      f.fault.detail = f.message;
+      return f;
+    }
+    return std::nullopt;
+  }
+}
+
+void Cta::arrive(Warp& warp, uint32_t id, uint32_t expected, bool wait, LaneMask active,
+                 LaneMask predicate) {
+  BarrierState& b = barriers_[id];
+  // Barriers count whole warps (PTX: arrivals are in units of the warp size);
+  // a partial last warp counts its existing threads.
+  b.arrived += static_cast<uint32_t>(std::popcount(warp.valid() & ~warp.exited()));
+  if (expected) b.expected = expected;
+  b.reduction.popc += static_cast<uint32_t>(std::popcount(predicate & active));
+  b.reduction.all = b.reduction.all && (predicate & active) == active;
+  b.reduction.any = b.reduction.any || (predicate & active) != 0;
+  if (wait) {
+    warp.waiting_at_barrier = true;
+    warp.barrier_id = id;
+    b.waiting.push_back(&warp);
+  }
+  try_release(id);
+}
+
+bool Cta::try_release(uint32_t id) {
+  BarrierState& b = barriers_[id];
+  // Without a thread count every live thread participates; threads that have
+  // exited no longer hold the barrier up (as on sm_70 and later).
+  uint32_t expected = b.expected ? b.expected : live_threads();
+  if (b.arrived < expected || b.waiting.empty()) {
+    if (b.arrived >= expected && b.waiting.empty()) b = BarrierState{};  // only bar.arrive
+    return false;
+  }
+  std::vector<Warp*> waiting = std::move(b.waiting);
+  BarrierResult result = b.reduction;
+  b = BarrierState{};
+  for (Warp* w : waiting) w->release_barrier(result);
+  return true;
+}
+
+uint64_t Cta::warp_instructions() const {
+  uint64_t n = 0;
+  for (const auto& w : warps_) n += w->warp_instructions;
+  return n;
+}
+
+uint64_t Cta::thread_instructions() const {
+  uint64_t n = 0;
+  for (const auto& w : warps_) n += w->thread_instructions;
+  return n;
+}
+
+}  // namespace warpsim::functional

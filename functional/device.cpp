@@ -1,0 +1,155 @@
+#include "functional/device.h"
+
+#include <fmt/format.h>
+
+#include "functional/cta.h"
+#include "functional/lower.h"
+#include "ptx/parse.h"
+#include "ptx/printer.h"
+
+namespace warpsim::functional {
+
+std::string_view to_string(LaunchError e) {
+  switch (e) {
+    case LaunchError::None: return "success";
+    case LaunchError::IllegalAddress: return "cudaErrorIllegalAddress";
+    case LaunchError::MisalignedAddress: return "cudaErrorMisalignedAddress";
+    case LaunchError::LaunchFailure: return "cudaErrorLaunchFailure";
+    case LaunchError::IllegalInstruction: return "cudaErrorIllegalInstruction";
+    case LaunchError::Assert: return "cudaErrorAssert";
+    case LaunchError::InvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case LaunchError::InvalidValue: return "cudaErrorInvalidValue";
+  }
+  return "?";
+}
+
+namespace {
+
+// What a real GPU reports for each kind of fault.
+LaunchError error_for(FaultKind k) {
+  switch (k) {
+    case FaultKind::OutOfBounds:
+    case FaultKind::UseAfterFree:
+    case FaultKind::ReadOnly: return LaunchError::IllegalAddress;
+    case FaultKind::Misaligned: return LaunchError::MisalignedAddress;
+    case FaultKind::IllegalInstruction: return LaunchError::IllegalInstruction;
+    default: return LaunchError::LaunchFailure;
+  }
+}
+
+FaultReport make_report(const Program& prog, const KernelInfo& kernel, const LaunchConfig& config,
+                        Dim3 cta, uint32_t warp_in_cta, const ExecFault& ef) {
+  FaultReport r;
+  r.error = error_for(ef.fault.kind);
+  r.kernel = kernel.name;
+  r.cta = cta;
+  uint32_t t = warp_in_cta * kWarpSize + ef.lane;
+  const Dim3& b = config.block;
+  r.thread = Dim3{t % b.x, (t / b.x) % b.y, t / (b.x * b.y)};
+  r.fault = ef.fault;
+  const ptx::Module& m = *prog.module;
+  const DecodedInst& inst = prog.code[ef.pc];
+  const FunctionInfo& fi = prog.functions[inst.function];
+  const ptx::Function& f = m.functions[fi.ptx_function];
+  std::string src_name = m.source ? m.source->name() : std::string("<ptx>");
+  if (inst.ptx_index < f.instructions.size()) {
+    const ptx::Instruction& pi = f.instructions[inst.ptx_index];
+    r.instruction = ptx::print_instruction(f, pi);
+    r.location = fmt::format("{}:{}", src_name, pi.loc.line);
+    if (pi.debug.file) {
+      for (const auto& file : m.files)
+        if (file.index == pi.debug.file)
+          r.location += fmt::format(" ({}:{})", file.path, pi.debug.line);
+    }
+  } else {
+    r.instruction = "<end of function " + fi.name + ">";
+    r.location = src_name;
+  }
+  std::string what = describe(ef.fault);
+  if (what.empty()) what = ef.message;
+  r.message = fmt::format(
+      "warpsim: kernel '{}' stopped: {}\n"
+      "  block ({}, {}, {}), thread ({}, {}, {}), in function '{}'\n"
+      "  at {}: {}\n"
+      "  the launch fails with {}\n",
+      r.kernel, what, cta.x, cta.y, cta.z, r.thread.x, r.thread.y, r.thread.z, fi.name,
+      r.location, r.instruction, to_string(r.error));
+  return r;
+}
+
+}  // namespace
+
+Device::Device(DeviceMemoryConfig memory_config)
+    : memory_(std::make_unique<DeviceMemory>(memory_config)) {}
+
+std::shared_ptr<const Program> Device::load_ptx(std::string_view text, std::string name,
+                                                DiagnosticEngine& diags) {
+  std::shared_ptr<const ptx::Module> module = ptx::parse_and_check(text, std::move(name), diags);
+  if (diags.has_errors()) return nullptr;
+  return lower_module(std::move(module), *memory_, diags);
+}
+
+std::optional<std::vector<uint8_t>> Device::layout_params(
+    const KernelInfo& kernel, std::span<const std::vector<uint8_t>> values, std::string* why) const {
+  const auto& slots = kernel.resources.params;
+  if (values.size() != slots.size()) {
+    if (why) *why = fmt::format("kernel '{}' takes {} parameters, {} given", kernel.name,
+                                slots.size(), values.size());
+    return std::nullopt;
+  }
+  std::vector<uint8_t> buf(kernel.resources.param_bytes, 0);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (values[i].size() != slots[i].size) {
+      if (why) *why = fmt::format("parameter {} of '{}' is {} bytes, {} given", i, kernel.name,
+                                  slots[i].size, values[i].size());
+      return std::nullopt;
+    }
+    std::memcpy(buf.data() + slots[i].offset, values[i].data(), values[i].size());
+  }
+  return buf;
+}
+
+LaunchResult Device::launch(const Program& program, const KernelInfo& kernel,
+                            const LaunchConfig& config, std::vector<uint8_t> params) {
+  LaunchResult result;
+  if (config.grid.count() == 0 || config.block.count() == 0 || config.block.count() > 1024) {
+    result.error = LaunchError::InvalidConfiguration;
+    return result;
+  }
+  LaunchContext ctx;
+  ctx.program = &program;
+  ctx.kernel = &kernel;
+  ctx.memory = memory_.get();
+  ctx.config = config;
+  ctx.config.grid_id = next_grid_id_++;
+  ctx.params = std::move(params);
+  ctx.print = [this](const std::string& s) {
+    printed_ += s;
+    if (on_print) on_print(s);
+  };
+  CtaBuffers buffers;
+  for (uint32_t z = 0; z < config.grid.z; ++z)
+    for (uint32_t y = 0; y < config.grid.y; ++y)
+      for (uint32_t x = 0; x < config.grid.x; ++x) {
+        Cta cta(ctx, Dim3{x, y, z}, buffers);
+        auto fault = cta.run();
+        ++result.ctas;
+        result.warp_instructions += cta.warp_instructions();
+        result.thread_instructions += cta.thread_instructions();
+        ctx.clock += cta.warp_instructions();
+        if (fault) {
+          uint32_t warp = 0;
+          for (const auto& w : cta.warps())
+            if (w->fault().fault.kind != FaultKind::None || w->fault().pc == fault->pc) {
+              warp = w->warp_in_cta();
+              if (w->fault().fault.kind != FaultKind::None) break;
+            }
+          result.fault = make_report(program, kernel, ctx.config, Dim3{x, y, z}, warp, *fault);
+          result.error = result.fault->error;
+          return result;
+        }
+      }
+  return result;
+}
+
+}  // namespace warpsim::functional

@@ -1,0 +1,94 @@
+#pragma once
+// functional::Device: the embedding API of the functional simulator, used by
+// tests and by the CUDA runtime shim. Load PTX, look up a kernel, lay out its
+// parameters from values, allocate and copy device memory, launch a grid,
+// read results. A faulting kernel yields a structured report and an error
+// code; the process always continues.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/diagnostics.h"
+#include "functional/device_memory.h"
+#include "functional/launch.h"
+#include "functional/program.h"
+#include "functional/warp.h"
+
+namespace warpsim::functional {
+
+// The CUDA error a fault maps to (the runtime translates these names to
+// cudaError_t values).
+enum class LaunchError : uint8_t {
+  None,
+  IllegalAddress,      // cudaErrorIllegalAddress
+  MisalignedAddress,   // cudaErrorMisalignedAddress
+  LaunchFailure,       // cudaErrorLaunchFailure (trap, stack overflow, deadlock, unsupported)
+  IllegalInstruction,  // cudaErrorIllegalInstruction
+  Assert,              // cudaErrorAssert
+  InvalidConfiguration,  // cudaErrorInvalidConfiguration (bad grid/block/shared size)
+  InvalidValue,        // cudaErrorInvalidValue (bad parameters)
+};
+std::string_view to_string(LaunchError e);
+
+// Where and why a kernel stopped.
+struct FaultReport {
+  LaunchError error = LaunchError::None;
+  std::string kernel;
+  Dim3 cta, thread;
+  std::string location;     // PTX file:line, plus the CUDA source line from .loc when known
+  std::string instruction;  // the PTX instruction text
+  Fault fault;
+  std::string message;      // the whole report, ready to print
+};
+
+struct LaunchResult {
+  LaunchError error = LaunchError::None;
+  std::optional<FaultReport> fault;
+  uint64_t ctas = 0;
+  uint64_t warp_instructions = 0;
+  uint64_t thread_instructions = 0;
+  bool ok() const { return error == LaunchError::None; }
+};
+
+class Device {
+ public:
+  explicit Device(DeviceMemoryConfig memory_config = {});
+
+  DeviceMemory& memory() { return *memory_; }
+
+  // Parses, checks and lowers PTX; null with diagnostics on error.
+  std::shared_ptr<const Program> load_ptx(std::string_view text, std::string name,
+                                          DiagnosticEngine& diags);
+
+  // Lays out kernel parameters: values[i] holds the bytes of parameter i.
+  // Returns nullopt (and an explanation) when counts or sizes do not match.
+  std::optional<std::vector<uint8_t>> layout_params(const KernelInfo& kernel,
+                                                    std::span<const std::vector<uint8_t>> values,
+                                                    std::string* why = nullptr) const;
+
+  // Runs every CTA of the grid to completion (or to the first fault).
+  LaunchResult launch(const Program& program, const KernelInfo& kernel, const LaunchConfig& config,
+                      std::vector<uint8_t> params);
+
+  // Device printf output of all launches so far (also sent to `on_print`).
+  const std::string& printed() const { return printed_; }
+  std::function<void(const std::string&)> on_print;
+
+ private:
+  std::unique_ptr<DeviceMemory> memory_;
+  std::string printed_;
+  uint64_t next_grid_id_ = 1;
+};
+
+// Helpers to build parameter values.
+template <typename T>
+std::vector<uint8_t> param_bytes(const T& v) {
+  std::vector<uint8_t> b(sizeof(T));
+  std::memcpy(b.data(), &v, sizeof(T));
+  return b;
+}
+
+}  // namespace warpsim::functional

@@ -1,0 +1,39 @@
+#pragma once
+// What one kernel launch needs at run time, shared by all its CTAs and warps.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "functional/device_memory.h"
+#include "functional/program.h"
+
+namespace warpsim::functional {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t{x} * y * z; }
+  friend bool operator==(const Dim3&, const Dim3&) = default;
+};
+
+struct LaunchConfig {
+  Dim3 grid;
+  Dim3 block;
+  uint32_t dynamic_shared_bytes = 0;
+  uint32_t local_bytes_per_thread = 16 * 1024;  // call stack + local arrays (cudaLimitStackSize)
+  uint64_t grid_id = 1;
+};
+
+// Everything a warp can reach that is the same for the whole launch.
+struct LaunchContext {
+  const Program* program = nullptr;
+  const KernelInfo* kernel = nullptr;
+  DeviceMemory* memory = nullptr;
+  LaunchConfig config;
+  std::vector<uint8_t> params;              // the parameter buffer, laid out per the kernel ABI
+  std::function<void(const std::string&)> print;  // device printf output
+  uint32_t num_sms = 1;                     // for %nsmid
+  uint64_t clock = 0;                       // simulated clock for %clock/%globaltimer
+};
+
+}  // namespace warpsim::functional

@@ -1,0 +1,323 @@
+// Lowering, pass 2: decoding each PTX instruction into a DecodedInst.
+#include "functional/lowering.h"
+
+namespace warpsim::functional::detail {
+
+namespace {
+
+Builtin builtin_named(std::string_view name) {
+  if (name == "vprintf") return Builtin::Vprintf;
+  if (name == "malloc") return Builtin::Malloc;
+  if (name == "free") return Builtin::Free;
+  if (name == "__assertfail") return Builtin::AssertFail;
+  return Builtin::None;
+}
+
+uint32_t component_offset(ptx::Component c) {
+  switch (c) {
+    case ptx::Component::Y: return 1;
+    case ptx::Component::Z: return 2;
+    case ptx::Component::W: return 3;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+void Lowering::decode_function(uint32_t fn) {
+  const ptx::Function& f = module_.functions[fn];
+  const uint32_t pf = index_[fn];
+  auto& code = program_->code;
+  program_->functions[pf].begin = static_cast<uint32_t>(code.size());
+  program_->functions[pf].end = static_cast<uint32_t>(code.size() + f.instructions.size());
+  const FunctionLayout& L = layouts_[fn];
+  for (uint32_t i = 0; i < f.instructions.size(); ++i) {
+    const ptx::Instruction& inst = f.instructions[i];
+    DecodedInst d;
+    d.opcode = inst.opcode;
+    d.type = inst.mods.type(0);
+    d.type2 = inst.mods.type(1);
+    d.mods = &inst.mods;
+    d.function = pf;
+    d.ptx_index = i;
+    d.lanes = static_cast<uint8_t>(ptx::vector_lanes(inst.mods.vec));
+    d.access_size = static_cast<uint8_t>(std::min<uint32_t>(ptx::type_bytes(d.type), 255));
+    if (inst.has_guard) {
+      d.has_guard = true;
+      d.guard_negated = inst.guard_negated;
+      d.guard = L.slot[inst.guard_reg];
+    }
+    bool ok;
+    if (inst.opcode == ptx::Opcode::Call) ok = decode_call(fn, inst, d);
+    else if (inst.opcode == ptx::Opcode::Bra || inst.opcode == ptx::Opcode::Brx)
+      ok = decode_branch(fn, inst, i, d);
+    else ok = decode_operands(fn, inst, d);
+    Handler h = ok ? select_handler(inst, d) : nullptr;
+    d.handler = h ? h : exec_unsupported;
+    code.push_back(d);
+  }
+  DecodedInst end;  // the implicit return every function ends with
+  end.handler = exec_function_end;
+  end.opcode = ptx::Opcode::Ret;
+  end.function = pf;
+  end.ptx_index = static_cast<uint32_t>(f.instructions.size());
+  code.push_back(end);
+}
+
+std::optional<Operand> Lowering::decode_value(uint32_t fn, const ptx::Operand& op,
+                                              ScalarType type) {
+  const FunctionLayout& L = layouts_[fn];
+  Operand o;
+  switch (op.kind) {
+    case OperandKind::Register:
+      if (op.reg == ptx::kNone) return std::nullopt;
+      if (L.is_pred[op.reg]) {
+        o.kind = Src::Pred;
+        o.negate = op.negated;
+      } else {
+        if (op.component >= ptx::Component::B0) return std::nullopt;  // video selectors
+        o.kind = Src::Reg;
+      }
+      o.index = L.slot[op.reg] + component_offset(op.component);
+      return o;
+    case OperandKind::Special:
+      o.kind = Src::Special;
+      o.index = static_cast<uint32_t>(op.sreg) << 8 |
+                (op.component == ptx::Component::None ? 0u
+                                                      : 1u + component_offset(op.component));
+      o.imm = op.sreg_index;
+      return o;
+    case OperandKind::Immediate:
+      o.kind = Src::Imm;
+      o.imm = static_cast<uint64_t>(op.value);
+      return o;
+    case OperandKind::Float:
+      o.kind = Src::Imm;
+      o.imm = float_bits(op.fsyntax, op.value, type);
+      return o;
+    case OperandKind::Symbol: {
+      auto p = place_of(fn, op.sym);
+      if (!p) return std::nullopt;
+      o = p->base;
+      o.imm += static_cast<uint64_t>(op.value);
+      return o;
+    }
+    default: return std::nullopt;
+  }
+}
+
+bool Lowering::decode_address(uint32_t fn, const ptx::Instruction& inst, const ptx::Operand& op,
+                              DecodedInst& d) {
+  if (op.count) return false;  // texture/surface coordinate lists: not yet
+  const ptx::Function& f = module_.functions[fn];
+  Window window;
+  switch (inst.mods.space(0)) {
+    case StateSpace::Global:
+    case StateSpace::Const: window = Window::Global; break;
+    case StateSpace::Shared:
+    case StateSpace::SharedCta:
+    case StateSpace::SharedCluster: window = Window::Shared; break;
+    case StateSpace::Local: window = Window::Local; break;
+    case StateSpace::Param:
+    case StateSpace::ParamEntry:
+    case StateSpace::ParamFunc:
+      window = f.is_entry && op.base != ptx::AddressBase::Register &&
+                       op.sym.kind == SymbolKind::Param
+                   ? Window::KernelParam
+                   : Window::Local;
+      break;
+    case StateSpace::None: window = Window::Generic; break;
+    default: return false;
+  }
+  Address a;
+  a.window = window;
+  a.offset = op.value;
+  switch (op.base) {
+    case ptx::AddressBase::Register:
+      if (op.reg == ptx::kNone || layouts_[fn].is_pred[op.reg]) return false;
+      a.base = Operand{Src::Reg, false, layouts_[fn].slot[op.reg], 0};
+      break;
+    case ptx::AddressBase::Immediate:
+      a.base = Operand{Src::Imm, false, kNoSlot, 0};
+      a.offset = op.value;
+      break;
+    case ptx::AddressBase::Symbol: {
+      auto p = place_of(fn, op.sym);
+      if (!p) return false;
+      a.base = p->base;
+      if (window == Window::Generic) {
+        // A variable named in a generic access: its generic address.
+        if (p->window == Window::Shared) a.base.imm += kSharedWindow;
+        else if (p->window == Window::Local) a.offset += static_cast<int64_t>(kLocalWindow);
+        else if (p->window == Window::KernelParam) return false;
+      } else if (p->window != window && !(window == Window::Global && p->window == Window::Global)) {
+        a.window = p->window;  // e.g. ld.param of a call-sequence variable: the frame
+      }
+      break;
+    }
+  }
+  d.addr = a;
+  return true;
+}
+
+bool Lowering::decode_operands(uint32_t fn, const ptx::Instruction& inst, DecodedInst& d) {
+  const ptx::Function& f = module_.functions[fn];
+  const FunctionLayout& L = layouts_[fn];
+  auto ops = f.operands_of(inst);
+  size_t nd = ptx::destination_count(f, inst);
+  auto add_dst = [&](const ptx::Operand& e) {
+    if (e.kind == OperandKind::Sink) {
+      if (d.num_dst >= 4) return false;
+      d.dst[d.num_dst++] = kNoSlot;
+      return true;
+    }
+    if (e.kind != OperandKind::Register || e.reg == ptx::kNone) return false;
+    if (L.is_pred[e.reg]) {
+      if (d.dst_is_pred) {
+        d.dst_pred = L.slot[e.reg];  // second predicate of `p|q`
+        return true;
+      }
+      if (d.num_dst == 0) {
+        d.dst_is_pred = true;
+        d.dst[0] = L.slot[e.reg];
+        d.num_dst = 1;
+      } else {
+        d.dst_pred = L.slot[e.reg];
+      }
+      return true;
+    }
+    if (d.num_dst >= 4 || e.component >= ptx::Component::B0) return false;
+    d.dst[d.num_dst++] = L.slot[e.reg] + component_offset(e.component);
+    return true;
+  };
+  for (size_t i = 0; i < nd; ++i) {
+    const ptx::Operand& op = ops[i];
+    if (op.kind == OperandKind::Vector || op.kind == OperandKind::Pair) {
+      for (const ptx::Operand& e : f.elements(op))
+        if (e.kind == OperandKind::Vector) {
+          for (const ptx::Operand& v : f.elements(e))
+            if (!add_dst(v)) return false;
+        } else if (!add_dst(e)) {
+          return false;
+        }
+    } else if (!add_dst(op)) {
+      return false;
+    }
+  }
+  bool source_is_second_type = inst.opcode == ptx::Opcode::Cvt || inst.opcode == ptx::Opcode::Set;
+  ScalarType src_type = source_is_second_type && d.type2 != ScalarType::None ? d.type2 : d.type;
+  for (size_t i = nd; i < ops.size(); ++i) {
+    const ptx::Operand& op = ops[i];
+    if (op.kind == OperandKind::Address) {
+      if (!decode_address(fn, inst, op, d)) return false;
+      continue;
+    }
+    if (op.kind == OperandKind::Vector) {
+      for (const ptx::Operand& e : f.elements(op)) {
+        auto v = decode_value(fn, e, src_type);
+        if (!v || d.num_src >= 5) return false;
+        d.src[d.num_src++] = *v;
+      }
+      continue;
+    }
+    auto v = decode_value(fn, op, src_type);
+    if (!v || d.num_src >= 5) return false;
+    d.src[d.num_src++] = *v;
+  }
+  return true;
+}
+
+bool Lowering::decode_branch(uint32_t fn, const ptx::Instruction& inst, uint32_t index,
+                             DecodedInst& d) {
+  const ptx::Function& f = module_.functions[fn];
+  const FunctionInfo& info = program_->functions[index_[fn]];
+  auto ops = f.operands_of(inst);
+  uint32_t rec = analysis_.functions[fn].post_dominators.reconvergence[index];
+  d.reconvergence = rec >= f.instructions.size() ? info.end : info.begin + rec;
+  auto label_pc = [&](const ptx::SymbolRef& s) -> std::optional<uint32_t> {
+    if (s.kind != SymbolKind::Label) return std::nullopt;
+    return info.begin + f.labels[s.index].instruction;
+  };
+  if (inst.opcode == ptx::Opcode::Bra) {
+    if (ops.size() != 1 || ops[0].kind != OperandKind::Symbol) return false;
+    auto pc = label_pc(ops[0].sym);
+    if (!pc) return false;
+    d.target = *pc;
+    return true;
+  }
+  // brx.idx index, table: per-lane targets from a .branchtargets list.
+  if (ops.size() != 2 || ops[1].kind != OperandKind::Symbol ||
+      ops[1].sym.kind != SymbolKind::TargetList)
+    return false;
+  auto v = decode_value(fn, ops[0], ScalarType::U32);
+  if (!v) return false;
+  d.src[0] = *v;
+  d.num_src = 1;
+  const ptx::TargetList& t = f.target_lists[ops[1].sym.index];
+  d.target = static_cast<uint32_t>(program_->branch_tables.size());
+  for (const ptx::SymbolRef& s : t.targets) {
+    auto pc = label_pc(s);
+    if (!pc) return false;
+    program_->branch_tables.push_back(*pc);
+  }
+  d.src[1] = Operand{Src::Imm, false, kNoSlot, t.targets.size()};
+  return true;
+}
+
+bool Lowering::decode_call(uint32_t fn, const ptx::Instruction& inst, DecodedInst& d) {
+  const ptx::Function& f = module_.functions[fn];
+  auto ops = f.operands_of(inst);
+  CallSite site;
+  size_t i = 0;
+  auto location = [&](const ptx::Operand& e, uint32_t& size) -> std::optional<Operand> {
+    if (e.kind == OperandKind::Symbol && e.sym.kind == SymbolKind::Local)
+      size = static_cast<uint32_t>(f.variables[e.sym.index].size_bytes());
+    else if (e.kind == OperandKind::Symbol && e.sym.kind == SymbolKind::Param)
+      size = static_cast<uint32_t>(f.params[e.sym.index].size_bytes());
+    else if (e.kind == OperandKind::Register && e.reg != ptx::kNone)
+      size = ptx::type_bytes(f.registers[e.reg].type);
+    else
+      size = 8;
+    return decode_value(fn, e, ScalarType::B64);
+  };
+  if (i < ops.size() && ops[i].kind == OperandKind::List) {
+    for (const ptx::Operand& e : f.elements(ops[i])) {
+      uint32_t size;
+      auto o = location(e, size);
+      if (!o) return false;
+      site.rets.push_back(*o);
+      site.ret_sizes.push_back(size);
+    }
+    ++i;
+  }
+  if (i >= ops.size()) return false;
+  const ptx::Operand& target = ops[i++];
+  if (target.kind == OperandKind::Symbol && target.sym.kind == SymbolKind::Function) {
+    const ptx::Function& callee = module_.functions[target.sym.index];
+    site.callee = index_[target.sym.index];
+    if (site.callee == kNoSlot) {
+      site.builtin = builtin_named(callee.name);
+      if (site.builtin == Builtin::None) return false;  // an extern nobody provides
+    }
+  } else if (target.kind == OperandKind::Register) {
+    auto p = decode_value(fn, target, ScalarType::U64);
+    if (!p) return false;
+    site.pointer = *p;
+  } else {
+    return false;
+  }
+  if (i < ops.size() && ops[i].kind == OperandKind::List) {
+    for (const ptx::Operand& e : f.elements(ops[i])) {
+      uint32_t size;
+      auto o = location(e, size);
+      if (!o) return false;
+      site.args.push_back(*o);
+      site.arg_sizes.push_back(size);
+    }
+  }
+  d.target = static_cast<uint32_t>(program_->call_sites.size());
+  program_->call_sites.push_back(std::move(site));
+  return true;
+}
+
+}  // namespace warpsim::functional::detail

@@ -1,0 +1,166 @@
+#pragma once
+// functional::Program: a ptx::Module lowered for execution.
+//
+// Every function's instructions are decoded once into one flat array of
+// DecodedInst (all functions concatenated; each function ends with a
+// synthetic "function end" slot that acts as its implicit return and as the
+// reconvergence point of branches whose paths only meet at the exit).
+// Operands are register slots, predicate indices, immediates or addresses
+// resolved to a memory window; branch targets and reconvergence points are
+// instruction indices; each instruction carries the handler chosen for its
+// (opcode, type) at decode time. No strings or maps remain on the execution
+// path (ARCHITECTURE.md §3, §7).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ptx/ir.h"
+#include "ptx/resources.h"
+
+namespace warpsim::functional {
+
+inline constexpr uint32_t kWarpSize = 32;
+inline constexpr uint32_t kFullMask = 0xffffffffu;
+inline constexpr uint32_t kNoSlot = 0xffffffffu;
+using LaneMask = uint32_t;
+
+class Warp;
+struct DecodedInst;
+// Executes one warp instruction for the lanes in `active` (guard applied).
+using Handler = void (*)(Warp& warp, const DecodedInst& inst, LaneMask active);
+
+// Where a decoded operand's value comes from.
+enum class Src : uint8_t {
+  None,
+  Reg,        // register slot `index` (one uint64 per lane)
+  Imm,        // the constant `imm`, same for every lane
+  Pred,       // predicate `index` (a lane mask), optionally negated
+  FrameAddr,  // the thread's current local frame base + imm (address of a .local/.param variable)
+  Special,    // special register: index = sreg << 8 | component, imm = %envreg/%pm number
+};
+
+struct Operand {
+  Src kind = Src::None;
+  bool negate = false;  // for Pred
+  uint32_t index = kNoSlot;
+  uint64_t imm = 0;
+};
+
+// Memory window an address refers to, decided at decode time.
+enum class Window : uint8_t {
+  Generic,      // runtime decision: shared window, local window, else global
+  Global,       // absolute device address (global and const share one space)
+  Shared,       // offset in the CTA's shared memory
+  Local,        // thread-local address (0-based; frame-relative addresses are already absolute)
+  KernelParam,  // offset in the launch's parameter buffer
+};
+
+// An address operand `[base + offset]`.
+struct Address {
+  Window window = Window::Generic;
+  Operand base;         // Reg, Imm (absolute), FrameAddr, or None (offset only)
+  int64_t offset = 0;
+};
+
+// One decoded warp instruction.
+struct DecodedInst {
+  Handler handler = nullptr;
+  ptx::Opcode opcode = ptx::Opcode::Mov;
+  ptx::ScalarType type = ptx::ScalarType::None;   // first instruction type
+  ptx::ScalarType type2 = ptx::ScalarType::None;  // second (cvt source, setp operands...)
+  uint8_t num_dst = 0;
+  uint8_t num_src = 0;
+  uint8_t access_size = 0;  // bytes per element for memory instructions
+  uint8_t lanes = 1;        // vector width of a memory access / mov pack
+  bool has_guard = false;
+  bool guard_negated = false;
+  bool dst_is_pred = false;  // dst[0] is a predicate index
+  uint32_t guard = kNoSlot;  // predicate index
+  uint32_t dst[4] = {kNoSlot, kNoSlot, kNoSlot, kNoSlot};  // register slots (kNoSlot: sink)
+  uint32_t dst_pred = kNoSlot;  // second, predicate destination (`d|p` forms)
+  Operand src[5];
+  Address addr;
+  uint32_t target = 0;        // bra: instruction index; call: callee function
+  uint32_t reconvergence = 0; // bra/brx/call: where divergent paths meet
+  const ptx::Modifiers* mods = nullptr;  // the full typed modifiers (rarely needed)
+  uint32_t function = 0;      // Program::functions index this instruction belongs to
+  uint32_t ptx_index = 0;     // index in the ptx::Function (for reports)
+};
+
+// Layout of a function's per-thread local frame: its .local variables, the
+// .param variables of its call sequences, its own parameters and return
+// values, in that order.
+struct FunctionInfo {
+  std::string name;
+  uint32_t ptx_function = 0;  // Module::functions index
+  bool is_entry = false;
+  uint32_t begin = 0;         // first instruction in Program::code
+  uint32_t end = 0;           // the function-end slot (implicit return)
+  uint32_t num_slots = 0;     // register slots per lane
+  uint32_t num_preds = 0;
+  uint64_t frame_bytes = 0;   // local frame size per thread
+  uint32_t frame_align = 16;
+  std::vector<uint64_t> param_offsets;   // frame offsets of its parameters (device functions)
+  std::vector<uint64_t> return_offsets;  // frame offsets of its return values
+  std::vector<uint32_t> param_sizes, return_sizes;
+  std::vector<uint32_t> reg_param_slots;   // old-style `.reg` parameters
+  std::vector<uint32_t> reg_return_slots;  // old-style `.reg` return values
+};
+
+// A call instruction's operands (variable length, so kept beside the code):
+// DecodedInst::target indexes Program::call_sites.
+// Functions nvcc declares `.extern` that the simulator provides itself.
+enum class Builtin : uint8_t { None, Vprintf, Malloc, Free, AssertFail };
+
+struct CallSite {
+  Builtin builtin = Builtin::None;
+  uint32_t callee = kNoSlot;  // Program::functions index; kNoSlot: builtin or indirect through `pointer`
+  Operand pointer;            // indirect calls: the register holding the function address
+  std::vector<Operand> args;  // caller-side argument locations (FrameAddr of .param vars, or Reg)
+  std::vector<uint32_t> arg_sizes;
+  std::vector<Operand> rets;  // caller-side return locations
+  std::vector<uint32_t> ret_sizes;
+};
+
+// A kernel: entry function plus its launch-time layout.
+struct KernelInfo {
+  std::string name;
+  uint32_t function = 0;  // Program::functions index
+  ptx::KernelResources resources;
+  uint64_t static_shared_bytes = 0;
+  uint32_t dynamic_shared_align = 16;
+};
+
+struct Program {
+  std::shared_ptr<const ptx::Module> module;  // kept alive: `mods` and names point into it
+  std::vector<DecodedInst> code;
+  std::vector<FunctionInfo> functions;
+  std::vector<KernelInfo> kernels;
+  std::vector<CallSite> call_sites;
+  // brx.idx targets: DecodedInst::target indexes the first of its list here.
+  std::vector<uint32_t> branch_tables;
+  // Device addresses of module-scope .global/.const variables (kNone-valued
+  // entries for .shared/.extern ones), indexed like Module::globals.
+  std::vector<uint64_t> global_addresses;
+  // Shared memory: every .shared variable of the module (module or function
+  // scope) has one offset in a module-wide layout, so a device function
+  // reaches the same variable from every kernel; dynamic shared memory
+  // (`.extern .shared` arrays) starts at the aligned end of that layout.
+  uint64_t shared_bytes = 0;
+  uint64_t dynamic_shared_offset = 0;
+  const KernelInfo* find_kernel(std::string_view name) const;
+};
+
+// Fake code addresses for function pointers (`mov.u64 %rd, func`): distinct,
+// non-null, and outside every data window.
+inline constexpr uint64_t kCodeWindow = 0x00000f0000000000ull;
+inline uint64_t function_address(uint32_t function) { return kCodeWindow + 16ull * (function + 1); }
+
+// Generic-address windows for shared and local memory (cvta / isspacep).
+inline constexpr uint64_t kSharedWindow = 0x0000100000000000ull;
+inline constexpr uint64_t kSharedWindowSize = 1ull << 32;
+inline constexpr uint64_t kLocalWindow = 0x0000200000000000ull;
+inline constexpr uint64_t kLocalWindowSize = 1ull << 40;
+
+}  // namespace warpsim::functional

@@ -1,0 +1,396 @@
+// Warp: stepping, operand access, addresses, and SIMT control flow.
+#include "functional/warp.h"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <cstring>
+
+#include "functional/cta.h"
+
+namespace warpsim::functional {
+
+Warp::Warp(Cta& cta, uint32_t warp_in_cta, LaneMask valid)
+    : cta_(cta), warp_in_cta_(warp_in_cta), valid_(valid) {
+  const Program& prog = *launch().program;
+  const FunctionInfo& kernel = prog.functions[launch().kernel->function];
+  enter_function(launch().kernel->function);
+  simt_.push_back({kernel.begin, kernel.end, valid});
+}
+
+const LaunchContext& Warp::launch() const { return cta_.launch(); }
+
+void Warp::enter_function(uint32_t function) {
+  const FunctionInfo& f = launch().program->functions[function];
+  function_ = function;
+  reg_base_ = regs_.size();
+  pred_base_ = preds_.size();
+  regs_.resize(reg_base_ + size_t{f.num_slots} * kWarpSize, 0);
+  preds_.resize(pred_base_ + f.num_preds, 0);
+}
+
+// ---- stepping ------------------------------------------------------------------
+
+StepResult Warp::step() {
+  if (simt_.empty()) return StepResult::Exited;
+  const Program& prog = *launch().program;
+  SimtEntry& top = simt_.back();
+  pc_ = top.pc;
+  const DecodedInst& inst = prog.code[pc_];
+  issue_mask_ = top.mask;
+  LaneMask active = top.mask;
+  if (inst.has_guard) {
+    LaneMask g = preds_[pred_base_ + inst.guard];
+    active &= inst.guard_negated ? ~g : g;
+  }
+  next_pc_ = pc_ + 1;
+  control_done_ = false;
+  inst.handler(*this, inst, active);
+  if (faulted_) return StepResult::Fault;
+  ++warp_instructions;
+  thread_instructions += static_cast<uint32_t>(std::popcount(active));
+  if (!control_done_ && !simt_.empty()) simt_.back().pc = next_pc_;
+  pop_reconverged();
+  if (waiting_at_barrier) return StepResult::Barrier;
+  return simt_.empty() ? StepResult::Exited : StepResult::Continue;
+}
+
+void Warp::pop_reconverged() {
+  while (!simt_.empty()) {
+    const SimtEntry& top = simt_.back();
+    if (top.pc != top.rpc && top.mask != 0) break;
+    simt_.pop_back();
+    // The entry of a callee popped: return to the caller.
+    if (!calls_.empty() && simt_.size() == calls_.back().simt_depth) {
+      const CallFrame frame = calls_.back();
+      const CallSite& site = launch().program->call_sites[launch().program->code[frame.call_pc].target];
+      // Copy return values into the caller's frame while both frames exist.
+      uint64_t callee_local = local_base_;
+      const FunctionInfo& callee = launch().program->functions[frame.function];
+      LaneMask lanes = simt_.empty() ? 0 : simt_.back().mask & ~exited_;
+      for (size_t i = 0; i < site.rets.size() && i < callee.return_offsets.size(); ++i) {
+        const Operand& dst = site.rets[i];
+        uint32_t size = site.ret_sizes[i];
+        for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+          if (!(lanes >> lane & 1)) continue;
+          uint8_t* base = cta_.local(warp_in_cta_ * kWarpSize + lane);
+          const uint8_t* src = base + callee_local + callee.return_offsets[i];
+          if (dst.kind == Src::FrameAddr)
+            std::memcpy(base + frame.local_base + dst.imm, src, size);
+        }
+      }
+      regs_.resize(reg_base_);
+      preds_.resize(pred_base_);
+      reg_base_ = frame.reg_base;
+      pred_base_ = frame.pred_base;
+      local_base_ = frame.local_base;
+      function_ = frame.caller_function;
+      calls_.pop_back();
+    }
+  }
+}
+
+// ---- operands ---------------------------------------------------------------------
+
+Warp::Lanes Warp::read(const Operand& op, uint32_t scratch) {
+  switch (op.kind) {
+    case Src::Reg: return {reg(op.index), kWarpSize - 1};
+    case Src::Imm: return {&op.imm, 0};
+    case Src::FrameAddr:
+      scratch_[scratch][0] = local_base_ + op.imm;
+      return {scratch_[scratch], 0};
+    case Src::Pred: {
+      LaneMask m = read_pred(op);
+      for (uint32_t l = 0; l < kWarpSize; ++l) scratch_[scratch][l] = m >> l & 1;
+      return {scratch_[scratch], kWarpSize - 1};
+    }
+    case Src::Special: {
+      const LaunchContext& L = launch();
+      auto sreg = static_cast<ptx::SpecialRegister>(op.index >> 8);
+      uint32_t comp = op.index & 0xff;  // 0 none, 1..3 = x..z
+      auto pick = [&](const Dim3& d) -> uint64_t {
+        return comp == 2 ? d.y : comp == 3 ? d.z : d.x;
+      };
+      Dim3 cta = cta_.ctaid();
+      for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+        uint32_t t = warp_in_cta_ * kWarpSize + lane;
+        const Dim3& b = L.config.block;
+        Dim3 tid{t % b.x, (t / b.x) % b.y, t / (b.x * b.y)};
+        uint64_t v = 0;
+        using S = ptx::SpecialRegister;
+        switch (sreg) {
+          case S::Tid: v = pick(tid); break;
+          case S::Ntid: v = pick(b); break;
+          case S::Ctaid: v = pick(cta); break;
+          case S::Nctaid: v = pick(L.config.grid); break;
+          case S::Laneid: v = lane; break;
+          case S::Warpid: v = warp_in_cta_; break;
+          case S::Nwarpid: v = (cta_.num_threads() + kWarpSize - 1) / kWarpSize; break;
+          case S::Smid: v = 0; break;
+          case S::Nsmid: v = L.num_sms; break;
+          case S::Gridid: v = L.config.grid_id; break;
+          case S::LanemaskEq: v = 1u << lane; break;
+          case S::LanemaskLe: v = lane == 31 ? kFullMask : (2u << lane) - 1; break;
+          case S::LanemaskLt: v = (1u << lane) - 1; break;
+          case S::LanemaskGe: v = ~((1u << lane) - 1); break;
+          case S::LanemaskGt: v = lane == 31 ? 0 : ~((2u << lane) - 1); break;
+          case S::Clock: case S::ClockHi: case S::Clock64:
+          case S::Globaltimer: case S::GlobaltimerLo: case S::GlobaltimerHi:
+            // Functional mode has no cycles: a monotonic count of executed
+            // warp instructions stands in for time.
+            v = L.clock + warp_instructions;
+            if (sreg == S::ClockHi || sreg == S::GlobaltimerHi) v >>= 32;
+            else if (sreg == S::Clock || sreg == S::GlobaltimerLo) v &= 0xffffffffu;
+            break;
+          case S::DynamicSmemSize: v = L.config.dynamic_shared_bytes; break;
+          case S::TotalSmemSize: case S::AggrSmemSize: v = cta_.shared_size(); break;
+          case S::Envreg: case S::Pm: case S::Pm64: v = 0; break;
+          case S::Clusterid: case S::ClusterCtaid: v = pick(cta); break;
+          case S::Nclusterid: case S::ClusterNctaid: v = pick(L.config.grid); break;
+          case S::ClusterCtarank: v = 0; break;
+          case S::ClusterNctarank: v = 1; break;
+          default: v = 0; break;
+        }
+        scratch_[scratch][lane] = v;
+      }
+      return {scratch_[scratch], kWarpSize - 1};
+    }
+    case Src::None: break;
+  }
+  scratch_[scratch][0] = 0;
+  return {scratch_[scratch], 0};
+}
+
+LaneMask Warp::read_pred(const Operand& op) const {
+  if (op.kind == Src::Imm) return op.imm ? kFullMask : 0;
+  LaneMask m = preds_[pred_base_ + op.index];
+  return op.negate ? ~m : m;
+}
+
+void Warp::write_pred(uint32_t index, LaneMask active, LaneMask values) {
+  uint32_t& p = preds_[pred_base_ + index];
+  p = (p & ~active) | (values & active);
+}
+
+// ---- memory ----------------------------------------------------------------------
+
+uint64_t Warp::address(const DecodedInst& inst, uint32_t lane) {
+  const Address& a = inst.addr;
+  uint64_t base = 0;
+  switch (a.base.kind) {
+    case Src::Reg: base = reg(a.base.index)[lane]; break;
+    case Src::Imm: base = a.base.imm; break;
+    case Src::FrameAddr: base = local_base_ + a.base.imm; break;
+    default: break;
+  }
+  return base + static_cast<uint64_t>(a.offset);
+}
+
+uint8_t* Warp::translate(Window window, uint64_t addr, uint32_t size, uint32_t lane,
+                         AccessKind kind, bool quiet) {
+  if (window == Window::Generic) {
+    if (addr - kSharedWindow < kSharedWindowSize) {
+      window = Window::Shared;
+      addr -= kSharedWindow;
+    } else if (addr - kLocalWindow < kLocalWindowSize) {
+      window = Window::Local;
+      addr -= kLocalWindow;
+    } else {
+      window = Window::Global;
+    }
+  }
+  auto window_fault = [&](const char* what, uint64_t limit) -> uint8_t* {
+    if (quiet) return nullptr;
+    Fault f;
+    f.kind = (size > 1 && addr % size) ? FaultKind::Misaligned : FaultKind::OutOfBounds;
+    f.address = addr;
+    f.size = size;
+    f.access = kind;
+    f.detail = fmt::format("{} address 0x{:x} is outside the {}-byte {} window", what, addr, limit,
+                           what);
+    raise(f, lane);
+    return nullptr;
+  };
+  switch (window) {
+    case Window::Global: {
+      Fault f;
+      uint8_t* p = launch().memory->translate(addr, size, kind, f);
+      if (!p && !quiet) raise(f, lane);
+      return p;
+    }
+    case Window::Shared:
+      if (addr + size > cta_.shared_size() || addr + size < addr || (size > 1 && addr % size))
+        return window_fault("shared", cta_.shared_size());
+      return cta_.shared() + addr;
+    case Window::Local:
+      if (addr + size > cta_.local_size() || addr + size < addr || (size > 1 && addr % size))
+        return window_fault("local", cta_.local_size());
+      return cta_.local(warp_in_cta_ * kWarpSize + lane) + addr;
+    case Window::KernelParam: {
+      const auto& params = launch().params;
+      if (kind != AccessKind::Read || addr + size > params.size() || addr + size < addr)
+        return window_fault("parameter", params.size());
+      return const_cast<uint8_t*>(params.data()) + addr;
+    }
+    case Window::Generic: break;
+  }
+  return nullptr;
+}
+
+void Warp::raise(const Fault& f, uint32_t lane) {
+  if (faulted_) return;
+  faulted_ = true;
+  fault_.fault = f;
+  fault_.lane = lane;
+  fault_.pc = pc_;
+}
+
+void Warp::raise(FaultKind kind, uint32_t lane, std::string message) {
+  if (faulted_) return;
+  Fault f;
+  f.kind = kind;
+  f.detail = message;
+  raise(f, lane);
+  fault_.message = std::move(message);
+}
+
+// ---- control flow -------------------------------------------------------------------
+
+void Warp::branch(const DecodedInst& inst, LaneMask taken, LaneMask active) {
+  control_done_ = true;
+  SimtEntry& top = simt_.back();
+  LaneMask all = issue_mask_;
+  LaneMask not_taken = all & ~taken;
+  (void)active;
+  if (taken == 0) {
+    top.pc = pc_ + 1;
+  } else if (not_taken == 0) {
+    top.pc = inst.target;
+  } else {
+    uint32_t rpc = inst.reconvergence;
+    top.pc = rpc;
+    simt_.push_back({pc_ + 1, rpc, not_taken});
+    simt_.push_back({inst.target, rpc, taken});
+  }
+}
+
+void Warp::branch_groups(const DecodedInst& inst, const uint32_t* targets, const LaneMask* masks,
+                         uint32_t groups) {
+  control_done_ = true;
+  LaneMask all = 0;
+  for (uint32_t g = 0; g < groups; ++g) all |= masks[g];
+  LaneMask not_taken = issue_mask_ & ~all;
+  if (groups == 1 && not_taken == 0) {
+    simt_.back().pc = targets[0];
+    return;
+  }
+  uint32_t rpc = inst.reconvergence;
+  simt_.back().pc = rpc;
+  if (not_taken) simt_.push_back({pc_ + 1, rpc, not_taken});
+  for (uint32_t g = groups; g-- > 0;) simt_.push_back({targets[g], rpc, masks[g]});
+}
+
+void Warp::call(const DecodedInst& inst, uint32_t callee, LaneMask active) {
+  control_done_ = true;
+  simt_.back().pc = pc_ + 1;  // everyone (callers and bystanders) resumes here
+  if (active == 0) return;
+  push_call(inst, callee, active);
+}
+
+void Warp::call_group(const DecodedInst& inst, uint32_t callee, LaneMask group, LaneMask rest) {
+  control_done_ = true;
+  simt_.back().pc = pc_ + 1;
+  if (rest) simt_.push_back({pc_, pc_ + 1, rest});
+  push_call(inst, callee, group);
+}
+
+void Warp::push_call(const DecodedInst& inst, uint32_t callee, LaneMask active) {
+  const Program& prog = *launch().program;
+  const FunctionInfo& caller = prog.functions[function_];
+  const FunctionInfo& f = prog.functions[callee];
+  uint64_t callee_base = local_base_ + caller.frame_bytes;
+  callee_base = (callee_base + 15) & ~uint64_t{15};
+  if (callee_base + f.frame_bytes > cta_.local_size()) {
+    raise(FaultKind::StackOverflow, static_cast<uint32_t>(std::countr_zero(active)),
+          fmt::format("call stack overflow calling '{}': {} bytes of local memory per thread are "
+                      "needed, {} are available (cudaLimitStackSize)",
+                      f.name, callee_base + f.frame_bytes, cta_.local_size()));
+    return;
+  }
+  CallFrame frame;
+  frame.function = callee;
+  frame.return_pc = pc_ + 1;
+  frame.call_pc = pc_;
+  frame.reg_base = reg_base_;
+  frame.pred_base = pred_base_;
+  frame.local_base = local_base_;
+  frame.caller_function = function_;
+  frame.simt_depth = simt_.size();
+  // Arguments go from the caller's frame into the callee's, per calling lane.
+  const CallSite& site = prog.call_sites[inst.target];
+  size_t caller_reg_base = reg_base_;
+  for (size_t i = 0; i < site.args.size() && i < f.param_offsets.size(); ++i) {
+    const Operand& arg = site.args[i];
+    uint32_t size = site.arg_sizes[i];
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+      if (!(active >> lane & 1)) continue;
+      uint8_t* base = cta_.local(warp_in_cta_ * kWarpSize + lane);
+      uint8_t* dst = base + callee_base + f.param_offsets[i];
+      if (arg.kind == Src::FrameAddr)
+        std::memcpy(dst, base + local_base_ + arg.imm, size);
+      else if (arg.kind == Src::Reg)
+        std::memcpy(dst, &regs_[caller_reg_base + size_t{arg.index} * kWarpSize + lane], size);
+      else if (arg.kind == Src::Imm)
+        std::memcpy(dst, &arg.imm, size);
+    }
+  }
+  calls_.push_back(frame);
+  enter_function(callee);
+  local_base_ = callee_base;
+  simt_.push_back({f.begin, f.end, active});
+}
+
+void Warp::ret(LaneMask active) {
+  control_done_ = true;
+  if (calls_.empty()) {  // `ret` from the kernel ends those threads
+    exit(active);
+    return;
+  }
+  const FunctionInfo& f = launch().program->functions[function_];
+  SimtEntry& top = simt_.back();
+  LaneMask staying = issue_mask_ & ~active;
+  if (staying == 0) {
+    top.pc = f.end;
+  } else {
+    // A guarded return: the returning lanes wait at the function end.
+    top.pc = f.end;
+    simt_.push_back({pc_ + 1, f.end, staying});
+  }
+}
+
+void Warp::exit(LaneMask active) {
+  control_done_ = true;
+  exited_ |= active;
+  for (SimtEntry& e : simt_) e.mask &= ~active;
+  if (!simt_.empty() && (issue_mask_ & ~active) != 0) simt_.back().pc = pc_ + 1;
+}
+
+void Warp::release_barrier(const BarrierResult& result) {
+  waiting_at_barrier = false;
+  if (!pending_reduction) return;
+  const DecodedInst& inst = *pending_reduction;
+  LaneMask lanes = pending_reduction_lanes;
+  pending_reduction = nullptr;
+  using ptx::Operation;
+  const ptx::Modifiers& m = *inst.mods;
+  if (m.op == Operation::Popc) {
+    uint64_t* d = reg(inst.dst[0]);
+    for (uint32_t l = 0; l < kWarpSize; ++l)
+      if (lanes >> l & 1) d[l] = result.popc;
+  } else {
+    bool v = m.op == Operation::And ? result.all : result.any;
+    write_pred(inst.dst[0], lanes, v ? kFullMask : 0);
+  }
+}
+
+}  // namespace warpsim::functional

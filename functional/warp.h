@@ -1,0 +1,161 @@
+#pragma once
+// Warp state and the SIMT reconvergence stack (GPGPU-Sim semantics).
+//
+// Registers are lane-major: slot s of the current frame holds 32 consecutive
+// uint64 values, one per lane, so a handler runs one tight loop over the
+// active lanes. Predicates are lane masks. Every function activation gets a
+// fresh register frame (recursion works) and a fresh local-memory frame.
+//
+// The SIMT stack holds (pc, reconvergence pc, mask) entries. A divergent
+// branch sets the top entry's pc to the reconvergence point and pushes one
+// entry per path; an entry is popped when its pc reaches its reconvergence
+// point. Calls push an entry whose reconvergence point is the callee's
+// function-end slot; `ret` jumps there. `exit` removes lanes from every entry.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "functional/fault.h"
+#include "functional/launch.h"
+#include "functional/program.h"
+
+namespace warpsim::functional {
+
+class Cta;
+
+// The outcome of a released barrier, delivered to bar.red waiters.
+struct BarrierResult {
+  uint32_t popc = 0;
+  bool all = true;
+  bool any = false;
+};
+
+struct SimtEntry {
+  uint32_t pc = 0;
+  uint32_t rpc = 0;  // reconvergence pc; kNoSlot for the bottom entry
+  LaneMask mask = 0;
+};
+
+struct CallFrame {
+  uint32_t function = 0;
+  uint32_t return_pc = 0;       // caller instruction after the call
+  uint32_t call_pc = 0;         // the call instruction (for return-value copies)
+  size_t reg_base = 0;          // caller's register frame
+  size_t pred_base = 0;
+  uint64_t local_base = 0;      // caller's local frame base
+  uint32_t caller_function = 0;
+  size_t simt_depth = 0;        // stack depth of the callee's entry
+};
+
+enum class StepResult : uint8_t { Continue, Barrier, Exited, Fault };
+
+// A fault raised while executing, with enough context for the report.
+struct ExecFault {
+  Fault fault;
+  uint32_t lane = 0;
+  uint32_t pc = 0;
+  std::string message;  // for faults without a memory access (trap, unsupported...)
+};
+
+class Warp {
+ public:
+  Warp(Cta& cta, uint32_t warp_in_cta, LaneMask valid);
+
+  // Executes the instruction at the top of the SIMT stack.
+  StepResult step();
+  bool done() const { return simt_.empty(); }
+
+  // ---- state handlers use ----------------------------------------------------
+  uint64_t* reg(uint32_t slot) { return regs_.data() + reg_base_ + size_t{slot} * kWarpSize; }
+  uint32_t& pred(uint32_t index) { return preds_[pred_base_ + index]; }
+  // A source operand as an indexable view: v[lane].
+  struct Lanes {
+    const uint64_t* p;
+    uint32_t mask;
+    uint64_t operator[](uint32_t lane) const { return p[lane & mask]; }
+  };
+  Lanes read(const Operand& op, uint32_t scratch);
+  LaneMask read_pred(const Operand& op) const;
+  void write_pred(uint32_t index, LaneMask active, LaneMask values);
+
+  // Effective per-lane address of inst.addr in its window (generic resolved
+  // later by the memory handlers).
+  uint64_t address(const DecodedInst& inst, uint32_t lane);
+  // Host pointer for `size` bytes at `addr` in `window` for `lane`, or null
+  // with the fault recorded.
+  // With `quiet`, a bad address returns null without faulting the warp
+  // (device printf reads strings that way).
+  uint8_t* translate(Window window, uint64_t addr, uint32_t size, uint32_t lane, AccessKind kind,
+                     bool quiet = false);
+
+  void raise(const Fault& f, uint32_t lane);
+  void raise(FaultKind kind, uint32_t lane, std::string message);
+
+  // Control flow, used by the branch/call handlers.
+  void branch(const DecodedInst& inst, LaneMask taken, LaneMask active);
+  void call(const DecodedInst& inst, uint32_t callee, LaneMask active);
+  // Per-lane targets (brx.idx): group g of lanes masks[g] goes to targets[g].
+  void branch_groups(const DecodedInst& inst, const uint32_t* targets, const LaneMask* masks,
+                     uint32_t groups);
+  // Indirect call with divergent targets: `group` calls `callee` now; `rest`
+  // re-executes the call instruction afterwards.
+  void call_group(const DecodedInst& inst, uint32_t callee, LaneMask group, LaneMask rest);
+  void ret(LaneMask active);
+  void exit(LaneMask active);
+  void set_next_pc(uint32_t pc) { next_pc_ = pc; }
+
+  Cta& cta() { return cta_; }
+  const LaunchContext& launch() const;
+  uint32_t warp_in_cta() const { return warp_in_cta_; }
+  LaneMask valid() const { return valid_; }
+  LaneMask exited() const { return exited_; }
+  uint64_t local_base() const { return local_base_; }
+  uint32_t current_function() const { return function_; }
+  const std::vector<SimtEntry>& simt_stack() const { return simt_; }
+
+  // Barrier bookkeeping (bar.sync / bar.arrive / bar.red).
+  bool waiting_at_barrier = false;
+  uint32_t barrier_id = 0;
+  const DecodedInst* pending_reduction = nullptr;  // bar.red waiting for its result
+  LaneMask pending_reduction_lanes = 0;
+  // Called by the CTA when the barrier this warp waits at is released.
+  void release_barrier(const BarrierResult& result);
+  // The mask the top SIMT entry had when the current instruction issued
+  // (before the guard): branches need the lanes that do not take them.
+  LaneMask issue_mask() const { return issue_mask_; }
+  uint32_t pc() const { return pc_; }
+
+  // The carry flag (add.cc/addc/madc...), one bit per lane.
+  LaneMask carry = 0;
+
+  const ExecFault& fault() const { return fault_; }
+  uint64_t warp_instructions = 0;
+  uint64_t thread_instructions = 0;
+
+ private:
+  void enter_function(uint32_t function);
+  void push_call(const DecodedInst& inst, uint32_t callee, LaneMask active);
+  void pop_reconverged();
+  void copy_call_values(const DecodedInst& call, bool to_callee, LaneMask lanes);
+
+  Cta& cta_;
+  uint32_t warp_in_cta_;
+  LaneMask valid_;
+  LaneMask exited_ = 0;
+  std::vector<uint64_t> regs_;
+  std::vector<uint32_t> preds_;
+  size_t reg_base_ = 0, pred_base_ = 0;
+  uint64_t local_base_ = 0;   // current frame's base in thread-local space
+  uint32_t function_ = 0;
+  std::vector<SimtEntry> simt_;
+  std::vector<CallFrame> calls_;
+  uint32_t next_pc_ = 0;
+  uint32_t pc_ = 0;
+  LaneMask issue_mask_ = 0;
+  bool control_done_ = false;  // the handler already updated the SIMT stack
+  bool faulted_ = false;
+  ExecFault fault_;
+  uint64_t scratch_[5][kWarpSize];
+};
+
+}  // namespace warpsim::functional

@@ -1,0 +1,302 @@
+// End-to-end functional execution of hand-written PTX: launches through the
+// embedding API, results checked against host computations.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <vector>
+
+#include "functional/device.h"
+
+namespace warpsim::functional {
+namespace {
+
+constexpr const char* kHeader = ".version 8.5\n.target sm_80\n.address_size 64\n";
+
+struct Loaded {
+  Device device;
+  std::shared_ptr<const Program> program;
+};
+
+std::unique_ptr<Loaded> load(const std::string& body) {
+  auto l = std::make_unique<Loaded>();
+  DiagnosticEngine diags;
+  l->program = l->device.load_ptx(std::string(kHeader) + body, "test.ptx", diags);
+  EXPECT_TRUE(l->program) << diags.format_all();
+  return l;
+}
+
+uint64_t upload(Device& d, const std::vector<uint32_t>& v) {
+  uint64_t a = d.memory().allocate(v.size() * 4, AllocationKind::Device, "buf");
+  EXPECT_FALSE(d.memory().copy_from_host(a, v.data(), v.size() * 4));
+  return a;
+}
+
+std::vector<uint32_t> download(Device& d, uint64_t a, size_t n) {
+  std::vector<uint32_t> v(n);
+  EXPECT_FALSE(d.memory().copy_to_host(v.data(), a, n * 4));
+  return v;
+}
+
+LaunchResult run(Loaded& l, const std::string& kernel, Dim3 grid, Dim3 block,
+                 std::vector<std::vector<uint8_t>> args, uint32_t dyn_shared = 0) {
+  const KernelInfo* k = l.program->find_kernel(kernel);
+  EXPECT_NE(k, nullptr);
+  std::string why;
+  auto params = l.device.layout_params(*k, args, &why);
+  EXPECT_TRUE(params) << why;
+  LaunchConfig cfg;
+  cfg.grid = grid;
+  cfg.block = block;
+  cfg.dynamic_shared_bytes = dyn_shared;
+  return l.device.launch(*l.program, *k, cfg, *params);
+}
+
+const char* kVecAdd = R"(
+.visible .entry vadd(.param .u64 a, .param .u64 b, .param .u64 c, .param .u32 n)
+{
+  .reg .pred %p<2>; .reg .b32 %r<8>; .reg .b64 %rd<10>;
+  ld.param.u64 %rd1, [a]; ld.param.u64 %rd2, [b]; ld.param.u64 %rd3, [c]; ld.param.u32 %r1, [n];
+  mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x; mov.u32 %r4, %tid.x;
+  mad.lo.s32 %r5, %r2, %r3, %r4;
+  setp.ge.s32 %p1, %r5, %r1;
+  @%p1 bra DONE;
+  cvta.to.global.u64 %rd4, %rd1;
+  mul.wide.s32 %rd5, %r5, 4;
+  add.s64 %rd6, %rd4, %rd5;
+  ld.global.u32 %r6, [%rd6];
+  cvta.to.global.u64 %rd7, %rd2;
+  add.s64 %rd8, %rd7, %rd5;
+  ld.global.u32 %r7, [%rd8];
+  add.s32 %r6, %r6, %r7;
+  cvta.to.global.u64 %rd9, %rd3;
+  add.s64 %rd9, %rd9, %rd5;
+  st.global.u32 [%rd9], %r6;
+DONE:
+  ret;
+}
+)";
+
+TEST(Executor, FaultReportText) {
+  auto l = load(kVecAdd);
+  uint64_t buf = upload(l->device, std::vector<uint32_t>(4));
+  auto r = run(*l, "vadd", {1}, {32}, {param_bytes(buf), param_bytes(buf), param_bytes(buf), param_bytes(uint32_t{32})});
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->message,
+            "warpsim: kernel 'vadd' stopped: out-of-bounds read of 4 bytes at 0x7f0000000010: 0 "
+            "bytes past the end of allocation 'buf' [0x7f0000000000, +16) (device)\n"
+            "  block (0, 0, 0), thread (4, 0, 0), in function 'vadd'\n"
+            "  at test.ptx:16: ld.global.u32 %r6, [%rd6]\n"
+            "  the launch fails with cudaErrorIllegalAddress\n");
+}
+
+TEST(Executor, VectorAdd) {
+  auto l = load(kVecAdd);
+  const uint32_t n = 1000;
+  std::vector<uint32_t> a(n), b(n);
+  std::iota(a.begin(), a.end(), 0u);
+  for (uint32_t i = 0; i < n; ++i) b[i] = 3 * i + 7;
+  uint64_t da = upload(l->device, a), db = upload(l->device, b), dc = upload(l->device, std::vector<uint32_t>(n));
+  auto r = run(*l, "vadd", {4}, {256}, {param_bytes(da), param_bytes(db), param_bytes(dc), param_bytes(n)});
+  ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+  auto c = download(l->device, dc, n);
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
+  EXPECT_EQ(r.ctas, 4u);
+  EXPECT_GT(r.thread_instructions, 1000u * 15);
+}
+
+TEST(Executor, OutOfBoundsReportsAndContinues) {
+  auto l = load(kVecAdd);
+  const uint32_t n = 64;
+  uint64_t da = upload(l->device, std::vector<uint32_t>(n)), db = upload(l->device, std::vector<uint32_t>(n));
+  uint64_t dc = upload(l->device, std::vector<uint32_t>(n));
+  // n larger than the buffers: thread 64 reads past the end of `a`.
+  auto r = run(*l, "vadd", {1}, {128}, {param_bytes(da), param_bytes(db), param_bytes(dc), param_bytes(uint32_t{100})});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error, LaunchError::IllegalAddress);
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->thread.x, 64u);
+  EXPECT_NE(r.fault->message.find("out-of-bounds read of 4 bytes"), std::string::npos) << r.fault->message;
+  EXPECT_NE(r.fault->message.find("ld.global.u32"), std::string::npos) << r.fault->message;
+  EXPECT_NE(r.fault->message.find("test.ptx:"), std::string::npos) << r.fault->message;
+  EXPECT_NE(r.fault->message.find("cudaErrorIllegalAddress"), std::string::npos) << r.fault->message;
+  EXPECT_NE(r.fault->message.find("block (0, 0, 0), thread (64, 0, 0)"), std::string::npos)
+      << r.fault->message;
+  // The device is still usable afterwards.
+  auto ok = run(*l, "vadd", {1}, {64}, {param_bytes(da), param_bytes(db), param_bytes(dc), param_bytes(n)});
+  EXPECT_TRUE(ok.ok());
+}
+
+// Nested divergence in a loop with break/continue: each thread sums the odd
+// numbers below its tid, stopping at 20.
+TEST(Executor, DivergentLoopWithBreakAndContinue) {
+  auto l = load(R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<4>; .reg .b32 %r<8>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, 0;      // i
+  mov.u32 %r3, 0;      // sum
+LOOP:
+  setp.ge.u32 %p1, %r2, %r1;
+  @%p1 bra END;
+  setp.ge.u32 %p2, %r2, 20;
+  @%p2 bra END;        // break
+  and.b32 %r4, %r2, 1;
+  add.u32 %r2, %r2, 1;
+  setp.eq.u32 %p3, %r4, 0;
+  @%p3 bra LOOP;       // continue
+  add.u32 %r3, %r3, %r2;
+  sub.u32 %r3, %r3, 1;
+  bra LOOP;
+END:
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r3;
+  ret;
+}
+)");
+  uint64_t out = upload(l->device, std::vector<uint32_t>(64));
+  auto r = run(*l, "k", {1}, {64}, {param_bytes(out)});
+  ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+  auto v = download(l->device, out, 64);
+  for (uint32_t t = 0; t < 64; ++t) {
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < t && i < 20; ++i)
+      if (i & 1) sum += i;
+    EXPECT_EQ(v[t], sum) << t;
+  }
+}
+
+// Tree reduction in shared memory with bar.sync, 3 CTAs of 128 threads.
+TEST(Executor, SharedMemoryReductionWithBarriers) {
+  auto l = load(R"(
+.visible .entry reduce(.param .u64 in, .param .u64 out)
+{
+  .reg .pred %p<3>; .reg .b32 %r<12>; .reg .b64 %rd<8>;
+  .shared .align 4 .b8 buf[512];
+  ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x;
+  mad.lo.s32 %r4, %r2, %r3, %r1;
+  mul.wide.u32 %rd3, %r4, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.u32 %r5, [%rd4];
+  shl.b32 %r6, %r1, 2;
+  mov.u32 %r7, buf;
+  add.u32 %r8, %r7, %r6;
+  st.shared.u32 [%r8], %r5;
+  bar.sync 0;
+  shr.u32 %r9, %r3, 1;
+STEP:
+  setp.eq.u32 %p1, %r9, 0;
+  @%p1 bra WRITE;
+  setp.ge.u32 %p2, %r1, %r9;
+  @%p2 bra SKIP;
+  shl.b32 %r10, %r9, 2;
+  add.u32 %r10, %r8, %r10;
+  ld.shared.u32 %r11, [%r10];
+  ld.shared.u32 %r5, [%r8];
+  add.u32 %r5, %r5, %r11;
+  st.shared.u32 [%r8], %r5;
+SKIP:
+  bar.sync 0;
+  shr.u32 %r9, %r9, 1;
+  bra STEP;
+WRITE:
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra DONE;
+  ld.shared.u32 %r5, [buf];
+  mul.wide.u32 %rd5, %r2, 4;
+  add.s64 %rd6, %rd2, %rd5;
+  st.global.u32 [%rd6], %r5;
+DONE:
+  ret;
+}
+)");
+  std::vector<uint32_t> in(384);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = i * 7 % 13;
+  uint64_t din = upload(l->device, in), dout = upload(l->device, std::vector<uint32_t>(3));
+  auto r = run(*l, "reduce", {3}, {128}, {param_bytes(din), param_bytes(dout)});
+  ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+  auto v = download(l->device, dout, 3);
+  for (uint32_t b = 0; b < 3; ++b)
+    EXPECT_EQ(v[b], std::accumulate(in.begin() + b * 128, in.begin() + (b + 1) * 128, 0u));
+}
+
+// Recursion through a device function with the .param calling convention.
+TEST(Executor, RecursiveDeviceFunction) {
+  auto l = load(R"(
+.func (.param .b32 ret) fib(.param .b32 n)
+{
+  .reg .pred %p<2>; .reg .b32 %r<8>;
+  ld.param.b32 %r1, [n];
+  setp.lt.u32 %p1, %r1, 2;
+  @%p1 bra BASE;
+  sub.u32 %r2, %r1, 1;
+  { .param .b32 a0; .param .b32 r0;
+    st.param.b32 [a0], %r2;
+    call.uni (r0), fib, (a0);
+    ld.param.b32 %r3, [r0]; }
+  sub.u32 %r2, %r1, 2;
+  { .param .b32 a0; .param .b32 r0;
+    st.param.b32 [a0], %r2;
+    call.uni (r0), fib, (a0);
+    ld.param.b32 %r4, [r0]; }
+  add.u32 %r1, %r3, %r4;
+BASE:
+  st.param.b32 [ret], %r1;
+  ret;
+}
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  { .param .b32 a0; .param .b32 r0;
+    st.param.b32 [a0], %r1;
+    call.uni (r0), fib, (a0);
+    ld.param.b32 %r2, [r0]; }
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+)");
+  uint64_t out = upload(l->device, std::vector<uint32_t>(16));
+  auto r = run(*l, "k", {1}, {16}, {param_bytes(out)});
+  ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+  auto v = download(l->device, out, 16);
+  uint32_t f[16] = {0, 1};
+  for (int i = 2; i < 16; ++i) f[i] = f[i - 1] + f[i - 2];
+  for (uint32_t t = 0; t < 16; ++t) EXPECT_EQ(v[t], f[t]) << t;
+}
+
+TEST(Executor, BarrierDeadlockIsReported) {
+  auto l = load(R"(
+.visible .entry k()
+{
+  .reg .pred %p<2>; .reg .b32 %r<2>;
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 32;
+  @%p1 bra WAIT;
+  bar.sync 1;
+WAIT:
+  bar.sync 0;
+  ret;
+}
+)");
+  auto r = run(*l, "k", {1}, {64}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error, LaunchError::LaunchFailure);
+  EXPECT_NE(r.fault->message.find("can never complete"), std::string::npos) << r.fault->message;
+}
+
+TEST(Executor, TrapStopsTheLaunch) {
+  auto l = load(".visible .entry k()\n{\n  trap;\n}\n");
+  auto r = run(*l, "k", {2}, {32}, {});
+  EXPECT_EQ(r.error, LaunchError::LaunchFailure);
+  EXPECT_NE(r.fault->message.find("trap executed"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace warpsim::functional
