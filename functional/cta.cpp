@@ -17,7 +17,7 @@ Cta::Cta(const LaunchContext& launch, Dim3 ctaid, CtaBuffers& buffers)
   // Shared memory starts zeroed so runs are reproducible (hardware leaves it
   // undefined); local memory is reused as is, like on hardware.
   if (buffers_.shared.size() < shared_size_) buffers_.shared.resize(shared_size_);
-  std::memset(buffers_.shared.data(), 0, shared_size_);
+  if (shared_size_ != 0) std::memset(buffers_.shared.data(), 0, shared_size_);
   size_t local_total = size_t{num_threads_} * local_size_;
   if (buffers_.local.size() < local_total) buffers_.local.resize(local_total);
   uint32_t nwarps = (num_threads_ + kWarpSize - 1) / kWarpSize;

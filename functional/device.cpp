@@ -104,7 +104,8 @@ std::optional<std::vector<uint8_t>> Device::layout_params(
                                   slots[i].size, values[i].size());
       return std::nullopt;
     }
-    std::memcpy(buf.data() + slots[i].offset, values[i].data(), values[i].size());
+    if (!values[i].empty())
+      std::memcpy(buf.data() + slots[i].offset, values[i].data(), values[i].size());
   }
   return buf;
 }

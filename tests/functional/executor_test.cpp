@@ -6,50 +6,15 @@
 #include <vector>
 
 #include "functional/device.h"
+#include "tests/functional/exec_test_util.h"
 
 namespace warpsim::functional {
 namespace {
 
-constexpr const char* kHeader = ".version 8.5\n.target sm_80\n.address_size 64\n";
-
-struct Loaded {
-  Device device;
-  std::shared_ptr<const Program> program;
-};
-
-std::unique_ptr<Loaded> load(const std::string& body) {
-  auto l = std::make_unique<Loaded>();
-  DiagnosticEngine diags;
-  l->program = l->device.load_ptx(std::string(kHeader) + body, "test.ptx", diags);
-  EXPECT_TRUE(l->program) << diags.format_all();
-  return l;
-}
-
-uint64_t upload(Device& d, const std::vector<uint32_t>& v) {
-  uint64_t a = d.memory().allocate(v.size() * 4, AllocationKind::Device, "buf");
-  EXPECT_FALSE(d.memory().copy_from_host(a, v.data(), v.size() * 4));
-  return a;
-}
-
-std::vector<uint32_t> download(Device& d, uint64_t a, size_t n) {
-  std::vector<uint32_t> v(n);
-  EXPECT_FALSE(d.memory().copy_to_host(v.data(), a, n * 4));
-  return v;
-}
-
-LaunchResult run(Loaded& l, const std::string& kernel, Dim3 grid, Dim3 block,
-                 std::vector<std::vector<uint8_t>> args, uint32_t dyn_shared = 0) {
-  const KernelInfo* k = l.program->find_kernel(kernel);
-  EXPECT_NE(k, nullptr);
-  std::string why;
-  auto params = l.device.layout_params(*k, args, &why);
-  EXPECT_TRUE(params) << why;
-  LaunchConfig cfg;
-  cfg.grid = grid;
-  cfg.block = block;
-  cfg.dynamic_shared_bytes = dyn_shared;
-  return l.device.launch(*l.program, *k, cfg, *params);
-}
+using testing::download;
+using testing::load;
+using testing::run;
+using testing::upload;
 
 const char* kVecAdd = R"(
 .visible .entry vadd(.param .u64 a, .param .u64 b, .param .u64 c, .param .u32 n)
