@@ -1,6 +1,8 @@
 // Cta: running warps to completion with CTA barriers and deadlock detection.
 #include "functional/cta.h"
 
+#include "common/invariant.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -19,7 +21,7 @@ Cta::Cta(const LaunchContext& launch, Dim3 ctaid, CtaBuffers& buffers)
   if (buffers_.shared.size() < shared_size_) buffers_.shared.resize(shared_size_);
   if (shared_size_ != 0) std::memset(buffers_.shared.data(), 0, shared_size_);
   size_t local_total = size_t{num_threads_} * local_size_;
-  if (buffers_.local.size() < local_total) buffers_.local.resize(local_total);
+  buffers_.local.reserve(local_total);
   uint32_t nwarps = (num_threads_ + kWarpSize - 1) / kWarpSize;
   warps_.reserve(nwarps);
   for (uint32_t w = 0; w < nwarps; ++w) {
@@ -29,6 +31,14 @@ Cta::Cta(const LaunchContext& launch, Dim3 ctaid, CtaBuffers& buffers)
   }
 }
 
+void HostBuffer::reserve(size_t bytes) {
+  if (bytes <= size_) return;
+  auto* p = static_cast<uint8_t*>(std::calloc(bytes, 1));
+  WARPSIM_INVARIANT(p != nullptr, "out of host memory for CTA buffers");
+  data_.reset(p);
+  size_ = bytes;
+}
+
 uint32_t Cta::live_threads() const {
   uint32_t n = 0;
   for (const auto& w : warps_)
@@ -36,15 +46,22 @@ uint32_t Cta::live_threads() const {
   return n;
 }
 
-std::optional<ExecFault> Cta::run() {
+CtaStatus Cta::run(uint64_t budget, uint32_t quantum) {
+  if (fault_) return CtaStatus::Fault;
+  uint64_t executed = 0;
   for (;;) {
     bool any_running = false;
     for (auto& w : warps_) {
-      // Run each warp until it blocks, so a warp's instructions stay hot in cache.
-      while (!w->done() && !w->waiting_at_barrier) {
-        StepResult r = w->step();
-        if (r == StepResult::Fault) return w->fault();
+      // A warp runs for a quantum at a time, so its instructions stay hot in
+      // cache while warps that wait on each other through memory still alternate.
+      for (uint32_t n = 0; n < quantum && !w->done() && !w->waiting_at_barrier; ++n) {
+        if (w->step() == StepResult::Fault) {
+          fault_ = w->fault();
+          faulting_warp_ = w->warp_in_cta();
+          return CtaStatus::Fault;
+        }
         any_running = true;
+        ++executed;
       }
     }
     bool any_waiting = false, released = false;
@@ -53,7 +70,8 @@ std::optional<ExecFault> Cta::run() {
       any_waiting = true;
       released |= try_release(id);
     }
-    if (!any_waiting) return std::nullopt;  // every warp is done
+    if (!any_waiting && !any_running) return CtaStatus::Done;  // every warp is done
+    if (executed >= budget) return CtaStatus::Budget;
     if (released || any_running) continue;
     // Nobody can move: a barrier that can never complete.
     for (uint32_t id = 0; id < barriers_.size(); ++id) {
@@ -69,9 +87,19 @@ std::optional<ExecFault> Cta::run() {
           "thread of the CTA can reach it",
           id, b.arrived, b.expected ? b.expected : live_threads());
       f.fault.detail = f.message;
-      return f;
+      fault_ = f;
+      faulting_warp_ = w->warp_in_cta();
+      return CtaStatus::Fault;
     }
-    return std::nullopt;
+    return CtaStatus::Done;
+  }
+}
+
+void Cta::print(const std::string& text) {
+  if (launch_.buffer_output) {
+    printed_ += text;
+  } else if (launch_.print) {
+    launch_.print(text);
   }
 }
 

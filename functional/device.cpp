@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "functional/cta.h"
+#include "functional/grid.h"
 #include "functional/lower.h"
 #include "ptx/parse.h"
 #include "ptx/printer.h"
@@ -19,6 +19,7 @@ std::string_view to_string(LaunchError e) {
     case LaunchError::Assert: return "cudaErrorAssert";
     case LaunchError::InvalidConfiguration: return "cudaErrorInvalidConfiguration";
     case LaunchError::InvalidValue: return "cudaErrorInvalidValue";
+    case LaunchError::LaunchTimeout: return "cudaErrorLaunchTimeout";
   }
   return "?";
 }
@@ -33,6 +34,7 @@ LaunchError error_for(FaultKind k) {
     case FaultKind::ReadOnly: return LaunchError::IllegalAddress;
     case FaultKind::Misaligned: return LaunchError::MisalignedAddress;
     case FaultKind::IllegalInstruction: return LaunchError::IllegalInstruction;
+    case FaultKind::Timeout: return LaunchError::LaunchTimeout;
     default: return LaunchError::LaunchFailure;
   }
 }
@@ -124,32 +126,20 @@ LaunchResult Device::launch(const Program& program, const KernelInfo& kernel,
   ctx.config = config;
   ctx.config.grid_id = next_grid_id_++;
   ctx.params = std::move(params);
+  ctx.clock = clock_base_;
   ctx.print = [this](const std::string& s) {
     printed_ += s;
     if (on_print) on_print(s);
   };
-  CtaBuffers buffers;
-  for (uint32_t z = 0; z < config.grid.z; ++z)
-    for (uint32_t y = 0; y < config.grid.y; ++y)
-      for (uint32_t x = 0; x < config.grid.x; ++x) {
-        Cta cta(ctx, Dim3{x, y, z}, buffers);
-        auto fault = cta.run();
-        ++result.ctas;
-        result.warp_instructions += cta.warp_instructions();
-        result.thread_instructions += cta.thread_instructions();
-        ctx.clock += cta.warp_instructions();
-        if (fault) {
-          uint32_t warp = 0;
-          for (const auto& w : cta.warps())
-            if (w->fault().fault.kind != FaultKind::None || w->fault().pc == fault->pc) {
-              warp = w->warp_in_cta();
-              if (w->fault().fault.kind != FaultKind::None) break;
-            }
-          result.fault = make_report(program, kernel, ctx.config, Dim3{x, y, z}, warp, *fault);
-          result.error = result.fault->error;
-          return result;
-        }
-      }
+  GridOutcome out = run_grid(ctx, options_);
+  clock_base_ += out.warp_instructions;
+  result.ctas = out.ctas;
+  result.warp_instructions = out.warp_instructions;
+  result.thread_instructions = out.thread_instructions;
+  if (out.fault) {
+    result.fault = make_report(program, kernel, ctx.config, out.fault_cta, out.fault_warp, *out.fault);
+    result.error = result.fault->error;
+  }
   return result;
 }
 

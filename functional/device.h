@@ -13,6 +13,7 @@
 
 #include "common/diagnostics.h"
 #include "functional/device_memory.h"
+#include "functional/grid.h"
 #include "functional/launch.h"
 #include "functional/program.h"
 #include "functional/warp.h"
@@ -30,6 +31,7 @@ enum class LaunchError : uint8_t {
   Assert,              // cudaErrorAssert
   InvalidConfiguration,  // cudaErrorInvalidConfiguration (bad grid/block/shared size)
   InvalidValue,        // cudaErrorInvalidValue (bad parameters)
+  LaunchTimeout,       // cudaErrorLaunchTimeout (the watchdog stopped a hung kernel)
 };
 std::string_view to_string(LaunchError e);
 
@@ -73,6 +75,10 @@ class Device {
   LaunchResult launch(const Program& program, const KernelInfo& kernel, const LaunchConfig& config,
                       std::vector<uint8_t> params);
 
+  // How launches run their CTAs (host threads, watchdog...): see grid.h.
+  void set_executor_options(const ExecutorOptions& options) { options_ = options; }
+  const ExecutorOptions& executor_options() const { return options_; }
+
   // Device printf output of all launches so far (also sent to `on_print`).
   const std::string& printed() const { return printed_; }
   std::function<void(const std::string&)> on_print;
@@ -81,6 +87,8 @@ class Device {
   std::unique_ptr<DeviceMemory> memory_;
   std::string printed_;
   uint64_t next_grid_id_ = 1;
+  uint64_t clock_base_ = 0;  // %clock64 at the start of the next launch
+  ExecutorOptions options_;
 };
 
 // Helpers to build parameter values.

@@ -88,6 +88,7 @@ std::string describe(const Fault& f) {
     case FaultKind::BarrierDeadlock:
     case FaultKind::Unsupported:
     case FaultKind::IllegalInstruction:
+    case FaultKind::Timeout:
       return fmt::format("{}: {}", to_string(f.kind), f.detail);
   }
   if (!f.detail.empty()) s += fmt::format(" ({})", f.detail);
@@ -251,7 +252,7 @@ const DeviceMemory::Record* DeviceMemory::resolve(uint64_t addr, uint64_t size, 
 }
 
 uint8_t* DeviceMemory::translate_slow(uint64_t addr, uint32_t size, AccessKind access,
-                                      Fault& fault) {
+                                      Fault& fault, TranslationCache& cache) const {
   if (size == 0) {
     fault = make_fault(FaultKind::InvalidValue, addr, 0, access, nullptr,
                        fmt::format("zero-byte {} at {:#x}", to_string(access), addr));
@@ -268,7 +269,7 @@ uint8_t* DeviceMemory::translate_slow(uint64_t addr, uint32_t size, AccessKind a
     fault = make_fault(FaultKind::ReadOnly, addr, size, access, r);
     return nullptr;
   }
-  cache_ = CacheEntry{r->start, r->size, r->host.get(), writable};
+  cache = TranslationCache{r->start, r->size, r->host.get(), writable};
   return r->host.get() + (addr - r->start);
 }
 

@@ -24,7 +24,11 @@
 // mapping each (vm.max_map_count) nor a whole host page each. Freeing returns
 // the host block at once.
 //
-// Contract: not thread-safe (translate() updates a one-entry cache). A host
+// Contract: allocate/free and the host-side helpers are not thread-safe, and
+// neither is translate() with the built-in cache. Several threads may
+// translate concurrently (the parallel grid executor does) when each passes
+// its own TranslationCache and no allocate/free runs meanwhile; a free makes
+// every external cache stale, so callers reset theirs after one. A host
 // pointer from translate() stays valid until that allocation is freed or the
 // DeviceMemory is destroyed. Host pointers are only as aligned as the device
 // offset and 16 bytes allow; copy through them with memcpy.
@@ -47,6 +51,15 @@ struct DeviceMemoryConfig {
   uint64_t guard = 64 << 10;               // minimum unallocated gap after each allocation
   uint64_t mmap_threshold = 64 << 10;      // blocks this large or larger are lazily mmap'ed
   size_t freed_records_kept = 1 << 16;     // freed allocations remembered for diagnostics
+};
+
+// The last allocation a translate() resolved: a warp's lanes usually hit the
+// same one, so the next access costs a few compares. Size 0 means empty.
+struct TranslationCache {
+  uint64_t start = 0;
+  uint64_t size = 0;
+  uint8_t* host = nullptr;
+  bool writable = false;
 };
 
 class DeviceMemory {
@@ -96,13 +109,18 @@ class DeviceMemory {
   // The last allocation hit is cached, so repeated accesses to one allocation
   // (a warp's lanes) cost a few compares and no lookup.
   uint8_t* translate(uint64_t addr, uint32_t size, AccessKind access, Fault& fault) {
-    const uint64_t off = addr - cache_.start;
-    if ((size - 1u) < kFastMaxSize && (addr & (size - 1u)) == 0 && off < cache_.size &&
-        size <= cache_.size - off && (access == AccessKind::Read || cache_.writable))
+    return translate(addr, size, access, fault, cache_);
+  }
+  // The same with a caller-owned cache (one per executing thread).
+  uint8_t* translate(uint64_t addr, uint32_t size, AccessKind access, Fault& fault,
+                     TranslationCache& cache) const {
+    const uint64_t off = addr - cache.start;
+    if ((size - 1u) < kFastMaxSize && (addr & (size - 1u)) == 0 && off < cache.size &&
+        size <= cache.size - off && (access == AccessKind::Read || cache.writable))
         [[likely]] {
-      return cache_.host + off;
+      return cache.host + off;
     }
-    return translate_slow(addr, size, access, fault);
+    return translate_slow(addr, size, access, fault, cache);
   }
 
   // Device-side read/write of `size` bytes with the checks of translate().
@@ -158,15 +176,8 @@ class DeviceMemory {
     std::string label;
   };
 
-  // Copy of the last allocation translate() resolved; size 0 means empty.
-  struct CacheEntry {
-    uint64_t start = 0;
-    uint64_t size = 0;
-    uint8_t* host = nullptr;
-    bool writable = false;
-  };
-
-  uint8_t* translate_slow(uint64_t addr, uint32_t size, AccessKind access, Fault& fault);
+  uint8_t* translate_slow(uint64_t addr, uint32_t size, AccessKind access, Fault& fault,
+                          TranslationCache& cache) const;
   // Index of the record with the greatest start <= addr, or records_.size().
   size_t find_index(uint64_t addr) const;
   const Record* nearest_record(uint64_t addr) const;
@@ -193,7 +204,7 @@ class DeviceMemory {
   uint64_t next_id_ = 0;
   uint64_t free_seq_ = 0;
   size_t freed_in_records_ = 0;
-  CacheEntry cache_;
+  TranslationCache cache_;  // used by the single-threaded translate()
 };
 
 }  // namespace warpsim::functional

@@ -138,7 +138,7 @@ void exec_builtin(Warp& w, const DecodedInst& inst, const CallSite& site, LaneMa
           return read_generic(w, l, a, d, n);
         };
         PrintfResult r = format_device_printf(fmt_addr, args_addr, reader);
-        if (w.launch().print) w.launch().print(r.text);
+        w.cta().print(r.text);
         if (!site.rets.empty()) frame_store(w, l, site.rets[0], r.ok ? r.text.size() : uint64_t(-1), 4);
       });
       break;

@@ -3,9 +3,11 @@
 // results are deterministic.
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cmath>
 
 #include "functional/exec.h"
+#include "functional/fp/fp.h"
 
 namespace warpsim::functional {
 
@@ -108,13 +110,22 @@ uint64_t atomic_apply(Operation op, ScalarType t, uint64_t old, uint64_t b, uint
   bool sgn = ptx::is_signed(t);
   switch (op) {
     case Operation::Add:
-      if (t == ScalarType::F32) {
-        float r = as_f32(old) + as_f32(b);
-        // atom.add.f32 flushes subnormal inputs and results to zero.
-        if (std::fpclassify(r) == FP_SUBNORMAL) r = std::copysign(0.0f, r);
-        return bits_of(r);
+      switch (t) {
+        // atom.add.f32 rounds to nearest and flushes subnormal inputs and results.
+        case ScalarType::F32:
+          return fp::add_f32(static_cast<uint32_t>(old), static_cast<uint32_t>(b), ptx::Rounding::Rn, true);
+        case ScalarType::F64: return fp::add_f64(old, b);
+        // The 16-bit forms are .noftz: subnormals are kept.
+        case ScalarType::F16: return fp::add_f16(uint16_t(old), uint16_t(b));
+        case ScalarType::BF16: return fp::add_bf16(uint16_t(old), uint16_t(b));
+        case ScalarType::F16x2:
+          return fp::add_f16(uint16_t(old), uint16_t(b)) |
+                 uint64_t{fp::add_f16(uint16_t(old >> 16), uint16_t(b >> 16))} << 16;
+        case ScalarType::BF16x2:
+          return fp::add_bf16(uint16_t(old), uint16_t(b)) |
+                 uint64_t{fp::add_bf16(uint16_t(old >> 16), uint16_t(b >> 16))} << 16;
+        default: break;
       }
-      if (t == ScalarType::F64) return bits_of(as_f64(old) + as_f64(b));
       return truncate(old + b, bits);
     case Operation::Min:
       return sgn ? (sign_extend(b, bits) < sign_extend(old, bits) ? b : old)
@@ -136,12 +147,35 @@ uint64_t atomic_apply(Operation op, ScalarType t, uint64_t old, uint64_t b, uint
   }
 }
 
+// Read-modify-write of the `size`-byte value at p as one host atomic
+// operation (a compare-and-swap loop); returns the old value.
+template <typename T, typename F>
+uint64_t atomic_update_as(uint8_t* p, F&& update) {
+  std::atomic_ref<T> ref(*reinterpret_cast<T*>(p));
+  T old = ref.load(std::memory_order_relaxed);
+  while (!ref.compare_exchange_weak(old, static_cast<T>(update(old)), std::memory_order_seq_cst,
+                                    std::memory_order_relaxed)) {
+  }
+  return old;
+}
+template <typename F>
+uint64_t atomic_update(uint8_t* p, uint32_t size, F&& update) {
+  switch (size) {
+    case 2: return atomic_update_as<uint16_t>(p, update);
+    case 4: return atomic_update_as<uint32_t>(p, update);
+    default: return atomic_update_as<uint64_t>(p, update);
+  }
+}
+
 template <bool kReturnsOld>
 void exec_atomic(Warp& w, const DecodedInst& inst, LaneMask active) {
   const uint32_t size = inst.access_size;
   const Operation op = inst.mods->op;
   auto b = w.read(inst.src[0], 0);
   auto c = w.read(inst.num_src > 1 ? inst.src[1] : inst.src[0], 1);
+  // Other host threads may run CTAs at the same time (parallel grid executor):
+  // then global updates must be real host atomics. Shared memory is per CTA.
+  const bool concurrent = w.launch().concurrent;
   // Lane order is the serialisation order: deterministic, as the design asks.
   for (uint32_t l = 0; l < kWarpSize; ++l) {
     if (!(active >> l & 1)) continue;
@@ -149,9 +183,13 @@ void exec_atomic(Warp& w, const DecodedInst& inst, LaneMask active) {
     uint8_t* p = w.translate(inst.addr.window, addr, size, l, AccessKind::Atomic);
     if (!p) return;
     uint64_t old = 0;
-    std::memcpy(&old, p, size);
-    uint64_t v = atomic_apply(op, inst.type, old, b[l], c[l]);
-    std::memcpy(p, &v, size);
+    if (concurrent && inst.addr.window != Window::Shared) {
+      old = atomic_update(p, size, [&](uint64_t x) { return atomic_apply(op, inst.type, x, b[l], c[l]); });
+    } else {
+      std::memcpy(&old, p, size);
+      uint64_t v = atomic_apply(op, inst.type, old, b[l], c[l]);
+      std::memcpy(p, &v, size);
+    }
     if (kReturnsOld && inst.dst[0] != kNoSlot) w.reg(inst.dst[0])[l] = old;
   }
 }
@@ -159,9 +197,11 @@ void exec_atomic(Warp& w, const DecodedInst& inst, LaneMask active) {
 bool atomic_supported(const ptx::Instruction& inst) {
   ScalarType t = inst.mods.type(0);
   if (inst.mods.vec != ptx::VectorWidth::None || inst.mods.num_types != 1) return false;
-  if (t == ScalarType::F16 || t == ScalarType::F16x2 || t == ScalarType::BF16 ||
-      t == ScalarType::BF16x2 || t == ScalarType::B128)
-    return false;
+  if (t == ScalarType::B128) return false;
+  const bool half = t == ScalarType::F16 || t == ScalarType::F16x2 || t == ScalarType::BF16 ||
+                    t == ScalarType::BF16x2;
+  // 16-bit float atomics exist only as add (.noftz); f32/f64 as add and exch.
+  if (half && inst.mods.op != Operation::Add) return false;
   if (ptx::is_float(t) && inst.mods.op != Operation::Add && inst.mods.op != Operation::Exch)
     return false;
   return inst.mods.op != Operation::None;

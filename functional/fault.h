@@ -41,6 +41,7 @@ enum class FaultKind : uint8_t {
   BarrierDeadlock,  // live threads wait at a barrier that can never complete
   Unsupported,      // an instruction warpsim parses but cannot execute yet
   IllegalInstruction,  // e.g. an indirect call to something that is not a function
+  Timeout,          // a CTA ran past the executor's watchdog limit (a hang)
 };
 
 struct AllocationInfo {
@@ -97,6 +98,7 @@ constexpr std::string_view to_string(FaultKind k) {
     case FaultKind::StackOverflow: return "stack-overflow";
     case FaultKind::Trap: return "trap";
     case FaultKind::BarrierDeadlock: return "barrier-deadlock";
+    case FaultKind::Timeout: return "timeout";
     case FaultKind::Unsupported: return "unsupported-instruction";
     case FaultKind::IllegalInstruction: return "illegal-instruction";
   }

@@ -1,5 +1,6 @@
 #pragma once
 // What one kernel launch needs at run time, shared by all its CTAs and warps.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -22,6 +23,12 @@ struct LaunchConfig {
   uint32_t dynamic_shared_bytes = 0;
   uint32_t local_bytes_per_thread = 16 * 1024;  // call stack + local arrays (cudaLimitStackSize)
   uint64_t grid_id = 1;
+  // All CTAs resident at once and interleaved (cudaLaunchCooperativeKernel):
+  // needed when CTAs wait for each other, as in a grid-wide sync.
+  bool cooperative = false;
+  // %envreg0..31 as the driver sets them (the runtime puts the grid-sync
+  // workspace address of a cooperative launch in %envreg1/%envreg2).
+  std::array<uint32_t, 32> envreg{};
 };
 
 // Everything a warp can reach that is the same for the whole launch.
@@ -33,7 +40,9 @@ struct LaunchContext {
   std::vector<uint8_t> params;              // the parameter buffer, laid out per the kernel ABI
   std::function<void(const std::string&)> print;  // device printf output
   uint32_t num_sms = 1;                     // for %nsmid
-  uint64_t clock = 0;                       // simulated clock for %clock/%globaltimer
+  uint64_t clock = 0;                       // %clock/%globaltimer base of this launch
+  bool buffer_output = false;               // printf kept per CTA, emitted in CTA order
+  bool concurrent = false;                  // CTAs run on several host threads
 };
 
 }  // namespace warpsim::functional

@@ -219,19 +219,31 @@ class Lowering {
     }
   }
 
+  // Initial values of .global/.const variables, at module and function scope.
   void write_initialisers() {
-    for (size_t i = 0; i < module_.globals.size(); ++i) {
-      const ptx::Variable& v = module_.globals[i];
-      if (!v.has_init || !(v.space == StateSpace::Global || v.space == StateSpace::Const)) continue;
-      uint32_t elem = ptx::type_bytes(v.type);
-      std::vector<uint8_t> bytes(std::max<uint64_t>(1, v.size_bytes()), 0);
-      for (size_t k = 0; k < v.init.size() && (k + 1) * elem <= bytes.size(); ++k) {
-        uint64_t value = init_value(v, v.init[k]);
-        std::memcpy(bytes.data() + k * elem, &value, elem);
+    for (size_t i = 0; i < module_.globals.size(); ++i)
+      write_initialiser(module_.globals[i], program_->global_addresses[i]);
+    for (uint32_t fn = 0; fn < module_.functions.size(); ++fn) {
+      const ptx::Function& f = module_.functions[fn];
+      if (!f.has_body) continue;
+      for (size_t k = 0; k < f.variables.size(); ++k) {
+        const ptx::Variable& v = f.variables[k];
+        if (!is_frame_space(v.space) && !is_shared(v.space))
+          write_initialiser(v, static_cast<uint64_t>(layouts_[fn].var_location[k]));
       }
-      Fault f = memory_.copy_from_host(program_->global_addresses[i], bytes.data(), bytes.size());
-      if (f) error(v.loc, fmt::format("cannot initialise '{}': {}", v.name, describe(f)));
     }
+  }
+
+  void write_initialiser(const ptx::Variable& v, uint64_t addr) {
+    if (!v.has_init || !(v.space == StateSpace::Global || v.space == StateSpace::Const)) return;
+    uint32_t elem = ptx::type_bytes(v.type);
+    std::vector<uint8_t> bytes(std::max<uint64_t>(1, v.size_bytes()), 0);
+    for (size_t k = 0; k < v.init.size() && (k + 1) * elem <= bytes.size(); ++k) {
+      uint64_t value = init_value(v, v.init[k]);
+      std::memcpy(bytes.data() + k * elem, &value, elem);
+    }
+    Fault f = memory_.copy_from_host(addr, bytes.data(), bytes.size());
+    if (f) error(v.loc, fmt::format("cannot initialise '{}': {}", v.name, describe(f)));
   }
 
   uint64_t init_value(const ptx::Variable& v, const ptx::InitValue& iv) {

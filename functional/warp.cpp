@@ -136,15 +136,17 @@ Warp::Lanes Warp::read(const Operand& op, uint32_t scratch) {
           case S::LanemaskGt: v = lane == 31 ? 0 : ~((2u << lane) - 1); break;
           case S::Clock: case S::ClockHi: case S::Clock64:
           case S::Globaltimer: case S::GlobaltimerLo: case S::GlobaltimerHi:
-            // Functional mode has no cycles: a monotonic count of executed
-            // warp instructions stands in for time.
+            // Functional mode has no cycles: the warp's own count of executed
+            // instructions stands in for time (monotonic, and independent of
+            // how CTAs are scheduled, so results are deterministic).
             v = L.clock + warp_instructions;
             if (sreg == S::ClockHi || sreg == S::GlobaltimerHi) v >>= 32;
             else if (sreg == S::Clock || sreg == S::GlobaltimerLo) v &= 0xffffffffu;
             break;
           case S::DynamicSmemSize: v = L.config.dynamic_shared_bytes; break;
           case S::TotalSmemSize: case S::AggrSmemSize: v = cta_.shared_size(); break;
-          case S::Envreg: case S::Pm: case S::Pm64: v = 0; break;
+          case S::Envreg: v = L.config.envreg[op.imm & 31]; break;
+          case S::Pm: case S::Pm64: v = 0; break;
           case S::Clusterid: case S::ClusterCtaid: v = pick(cta); break;
           case S::Nclusterid: case S::ClusterNctaid: v = pick(L.config.grid); break;
           case S::ClusterCtarank: v = 0; break;
@@ -214,7 +216,7 @@ uint8_t* Warp::translate(Window window, uint64_t addr, uint32_t size, uint32_t l
   switch (window) {
     case Window::Global: {
       Fault f;
-      uint8_t* p = launch().memory->translate(addr, size, kind, f);
+      uint8_t* p = launch().memory->translate(addr, size, kind, f, cta_.memory_cache());
       if (!p && !quiet) raise(f, lane);
       return p;
     }

@@ -124,6 +124,8 @@ class Warp {
   // (before the guard): branches need the lanes that do not take them.
   LaneMask issue_mask() const { return issue_mask_; }
   uint32_t pc() const { return pc_; }
+  // The instruction the warp executes next (its last one once done).
+  uint32_t next_pc() const { return simt_.empty() ? pc_ : simt_.back().pc; }
 
   // The carry flag (add.cc/addc/madc...), one bit per lane.
   LaneMask carry = 0;

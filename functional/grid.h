@@ -1,0 +1,45 @@
+#pragma once
+// The grid executor of functional-only mode: runs every CTA of a launch.
+//
+// Three schedules, all deterministic:
+//  - in order: one CTA after another on the calling thread (the default);
+//  - parallel: CTAs claimed in index order by `threads` host threads. Memory,
+//    printf output (emitted in CTA order), statistics and the reported fault
+//    (the lowest-numbered faulting CTA) are the same as in order, for every
+//    kernel whose CTAs do not race with each other. CTAs that do (float
+//    atomics accumulating into one address, atomics whose returned values
+//    decide what is written where) get the same set of results a GPU could
+//    give, not necessarily the in-order one;
+//  - co-resident (cooperative launches): every CTA exists at once and they take
+//    turns of `cta_quantum` warp instructions, so CTAs can wait for each other
+//    (grid-wide sync).
+// A watchdog bounds the warp instructions one CTA may execute, turning a hung
+// kernel (a spin loop that never ends) into a LaunchTimeout fault.
+#include <cstdint>
+#include <optional>
+
+#include "functional/launch.h"
+#include "functional/warp.h"
+
+namespace warpsim::functional {
+
+struct ExecutorOptions {
+  uint32_t threads = 1;          // host threads running CTAs; 1 runs them in order
+  uint32_t warp_quantum = 4096;  // instructions a warp runs before the next warp's turn
+  uint32_t cta_quantum = 16384;  // co-resident CTAs: warp instructions per turn
+  uint64_t watchdog = 0;         // max warp instructions per CTA; 0: unlimited
+};
+
+struct GridOutcome {
+  uint64_t ctas = 0;  // CTAs that ran (to completion or to the fault)
+  uint64_t warp_instructions = 0;
+  uint64_t thread_instructions = 0;
+  std::optional<ExecFault> fault;  // the first fault in CTA order
+  Dim3 fault_cta;
+  uint32_t fault_warp = 0;
+};
+
+// Runs the grid of `ctx`. Device printf output goes to ctx.print, in CTA order.
+GridOutcome run_grid(LaunchContext& ctx, const ExecutorOptions& options);
+
+}  // namespace warpsim::functional
