@@ -11,8 +11,14 @@
 
 namespace warpsim::functional {
 
-Cta::Cta(const LaunchContext& launch, Dim3 ctaid, CtaBuffers& buffers)
-    : launch_(launch), ctaid_(ctaid), buffers_(buffers) {
+Cta::Cta(const LaunchContext& launch, Dim3 ctaid, CtaBuffers& buffers, Cluster* cluster,
+         uint32_t rank)
+    : launch_(launch),
+      ctaid_(ctaid),
+      buffers_(buffers),
+      cluster_(cluster ? cluster : &own_cluster_),
+      cluster_rank_(cluster ? rank : 0) {
+  if (!cluster) own_cluster_.ctas.push_back(this);
   num_threads_ = static_cast<uint32_t>(launch.config.block.count());
   shared_size_ = launch.program->dynamic_shared_offset + launch.config.dynamic_shared_bytes;
   local_size_ = launch.config.local_bytes_per_thread;
@@ -39,6 +45,15 @@ void HostBuffer::reserve(size_t bytes) {
   size_ = bytes;
 }
 
+void Cluster::try_complete_barrier() {
+  uint32_t live = 0;
+  for (const Cta* c : ctas) live += c->live_threads();
+  if (barrier_arrived >= live) {
+    ++barrier_phase;
+    barrier_arrived = 0;
+  }
+}
+
 uint32_t Cta::live_threads() const {
   uint32_t n = 0;
   for (const auto& w : warps_)
@@ -51,10 +66,14 @@ CtaStatus Cta::run(uint64_t budget, uint32_t quantum) {
   uint64_t executed = 0;
   for (;;) {
     bool any_running = false;
+    bool all_yielded = true;   // every warp still running waits for others
+    bool any_yielded = false;
     for (auto& w : warps_) {
       // A warp runs for a quantum at a time, so its instructions stay hot in
       // cache while warps that wait on each other through memory still alternate.
-      for (uint32_t n = 0; n < quantum && !w->done() && !w->waiting_at_barrier; ++n) {
+      w->yield_requested = false;
+      for (uint32_t n = 0; n < quantum && !w->done() && !w->waiting_at_barrier && !w->yield_requested;
+           ++n) {
         if (w->step() == StepResult::Fault) {
           fault_ = w->fault();
           faulting_warp_ = w->warp_in_cta();
@@ -63,6 +82,8 @@ CtaStatus Cta::run(uint64_t budget, uint32_t quantum) {
         any_running = true;
         ++executed;
       }
+      if (w->yield_requested) any_yielded = true;
+      else if (!w->done() && !w->waiting_at_barrier) all_yielded = false;
     }
     bool any_waiting = false, released = false;
     for (uint32_t id = 0; id < barriers_.size(); ++id) {
@@ -72,6 +93,8 @@ CtaStatus Cta::run(uint64_t budget, uint32_t quantum) {
     }
     if (!any_waiting && !any_running) return CtaStatus::Done;  // every warp is done
     if (executed >= budget) return CtaStatus::Budget;
+    // Everyone waits for other CTAs (cluster barrier, mbarrier): let them run.
+    if (any_yielded && all_yielded && !released && budget != UINT64_MAX) return CtaStatus::Budget;
     if (released || any_running) continue;
     // Nobody can move: a barrier that can never complete.
     for (uint32_t id = 0; id < barriers_.size(); ++id) {

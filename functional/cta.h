@@ -45,6 +45,21 @@ struct CtaBuffers {
 
 enum class CtaStatus : uint8_t { Done, Fault, Budget };
 
+class Cta;
+
+// The CTAs of a thread-block cluster (sm_90), which run co-resident: their
+// shared memories are reachable from each other (mapa, shared::cluster) and
+// barrier.cluster synchronises all their threads. A launch without clusters
+// gives every CTA a cluster of its own.
+struct Cluster {
+  std::vector<Cta*> ctas;                // by rank
+  std::array<uint32_t, 3> dims{1, 1, 1};
+  uint32_t barrier_phase = 0;            // completed barrier.cluster phases
+  uint32_t barrier_arrived = 0;          // threads arrived in the current phase
+  // Completes the current phase when every live thread has arrived.
+  void try_complete_barrier();
+};
+
 struct BarrierState {
   uint32_t arrived = 0;   // threads that arrived (warp granularity)
   uint32_t expected = 0;  // 0: every live thread of the CTA
@@ -54,7 +69,9 @@ struct BarrierState {
 
 class Cta {
  public:
-  Cta(const LaunchContext& launch, Dim3 ctaid, CtaBuffers& buffers);
+  // `cluster` (with this CTA at `rank`) is null for a CTA that is its own cluster.
+  Cta(const LaunchContext& launch, Dim3 ctaid, CtaBuffers& buffers, Cluster* cluster = nullptr,
+      uint32_t rank = 0);
 
   // Runs the CTA until every warp is done, a warp faults (fault() tells
   // which), or about `budget` warp instructions have run (Budget: call again
@@ -69,6 +86,13 @@ class Cta {
   void print(const std::string& text);
   std::string take_printed() { return std::move(printed_); }
   TranslationCache& memory_cache() { return buffers_.memory_cache; }
+
+  Cluster& cluster() { return *cluster_; }
+  uint32_t cluster_rank() const { return cluster_rank_; }
+  // The CTA of this cluster with the given rank, or null.
+  Cta* cluster_peer(uint64_t rank) {
+    return rank < cluster_->ctas.size() ? cluster_->ctas[rank] : nullptr;
+  }
 
   const LaunchContext& launch() const { return launch_; }
   Dim3 ctaid() const { return ctaid_; }
@@ -102,6 +126,9 @@ class Cta {
   uint64_t local_size_;
   std::vector<std::unique_ptr<Warp>> warps_;
   std::array<BarrierState, 16> barriers_{};
+  Cluster own_cluster_;  // used when the CTA is not part of a larger cluster
+  Cluster* cluster_;
+  uint32_t cluster_rank_;
   std::optional<ExecFault> fault_;
   uint32_t faulting_warp_ = 0;
   std::string printed_;

@@ -119,6 +119,15 @@ LaunchResult Device::launch(const Program& program, const KernelInfo& kernel,
     result.error = LaunchError::InvalidConfiguration;
     return result;
   }
+  // Cluster shape: the launch's, else the kernel's; the grid must tile by it.
+  Dim3 cluster = config.cluster;
+  if (cluster.count() == 1)
+    cluster = Dim3{kernel.cluster_dims[0], kernel.cluster_dims[1], kernel.cluster_dims[2]};
+  if (cluster.count() == 0 || cluster.count() > 16 || config.grid.x % cluster.x ||
+      config.grid.y % cluster.y || config.grid.z % cluster.z) {
+    result.error = LaunchError::InvalidConfiguration;
+    return result;
+  }
   LaunchContext ctx;
   ctx.program = &program;
   ctx.kernel = &kernel;
@@ -131,7 +140,7 @@ LaunchResult Device::launch(const Program& program, const KernelInfo& kernel,
     printed_ += s;
     if (on_print) on_print(s);
   };
-  GridOutcome out = run_grid(ctx, options_);
+  GridOutcome out = run_grid(ctx, options_, cluster);
   clock_base_ += out.warp_instructions;
   result.ctas = out.ctas;
   result.warp_instructions = out.warp_instructions;

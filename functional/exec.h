@@ -72,6 +72,7 @@ Handler select_integer(const ptx::Instruction&, const DecodedInst&);
 Handler select_float(const ptx::Instruction&, const DecodedInst&);
 Handler select_convert(const ptx::Instruction&, const DecodedInst&);
 Handler select_warp(const ptx::Instruction&, const DecodedInst&);
+Handler select_async(const ptx::Instruction&, const DecodedInst&);
 
 // The handler for an instruction, or nullptr when warpsim cannot execute it
 // (the lowering then installs a handler that stops the kernel with a clear

@@ -196,6 +196,7 @@ void exec_bar(Warp& w, const DecodedInst& inst, LaneMask active) {
 }
 
 void exec_nop(Warp&, const DecodedInst&, LaneMask) {}
+void exec_yield(Warp& w, const DecodedInst&, LaneMask) { w.yield_requested = true; }
 
 }  // namespace
 
@@ -216,9 +217,9 @@ Handler select_control(const ptx::Instruction& inst, const DecodedInst& d) {
       return exec_bar;
     // Ordering only matters to the timing model; functional execution is
     // sequentially consistent already.
+    case Opcode::Nanosleep: return exec_yield;  // the thread waits for someone: let others run
     case Opcode::Membar:
     case Opcode::Fence:
-    case Opcode::Nanosleep:
     case Opcode::Pmevent:
     case Opcode::Griddepcontrol:
     case Opcode::Prefetch:

@@ -44,19 +44,22 @@ ExecFault timeout_fault(const Cta& cta, uint64_t limit, uint32_t& warp) {
   return f;
 }
 
-// Runs one CTA to its end (or fault, or the watchdog) and adds it to `out`.
-void run_one(const LaunchContext& ctx, const ExecutorOptions& opt, uint64_t index,
-             CtaBuffers& buffers, GridOutcome& out, std::string* printed) {
-  const Dim3 id = cta_at(ctx.config.grid, index);
-  Cta cta(ctx, id, buffers);
-  const uint64_t budget = opt.watchdog ? opt.watchdog : UINT64_MAX;
-  const CtaStatus status = cta.run(budget, opt.warp_quantum);
-  ++out.ctas;
-  out.warp_instructions += cta.warp_instructions();
-  out.thread_instructions += cta.thread_instructions();
-  if (printed) *printed = cta.take_printed();
-  if (status == CtaStatus::Done) return;
-  out.fault_cta = id;
+// Where a unit's CTAs run: one cluster's CTAs (a single CTA without clusters).
+struct Units {
+  Dim3 cluster;   // CTAs per cluster in each dimension
+  Dim3 clusters;  // clusters in the grid
+  uint64_t count() const { return clusters.count(); }
+  uint64_t size() const { return cluster.count(); }
+  // The id of CTA `rank` of cluster `unit`.
+  Dim3 cta(uint64_t unit, uint64_t rank) const {
+    const Dim3 u = cta_at(clusters, unit), r = cta_at(cluster, rank);
+    return Dim3{u.x * cluster.x + r.x, u.y * cluster.y + r.y, u.z * cluster.z + r.z};
+  }
+};
+
+// Records a stopped CTA's fault (or the watchdog's) in `out`.
+void record_fault(Cta& cta, CtaStatus status, const ExecutorOptions& opt, GridOutcome& out) {
+  out.fault_cta = cta.ctaid();
   if (status == CtaStatus::Fault) {
     out.fault = cta.fault();
     out.fault_warp = cta.faulting_warp();
@@ -65,33 +68,111 @@ void run_one(const LaunchContext& ctx, const ExecutorOptions& opt, uint64_t inde
   }
 }
 
-GridOutcome run_in_order(const LaunchContext& ctx, const ExecutorOptions& opt) {
+void add_counts(const Cta& cta, GridOutcome& out) {
+  ++out.ctas;
+  out.warp_instructions += cta.warp_instructions();
+  out.thread_instructions += cta.thread_instructions();
+}
+
+// Runs CTAs that must be resident together (a cluster, or a cooperative
+// grid) to their end: they take turns of `cta_quantum` warp instructions in
+// a fixed order. `cluster_of[i]` is the cluster of CTA i.
+void run_together(const LaunchContext& ctx, const ExecutorOptions& opt, const std::vector<Dim3>& ids,
+                  const std::vector<std::pair<Cluster*, uint32_t>>& cluster_of,
+                  std::vector<CtaBuffers>& buffers, GridOutcome& out, std::string* printed) {
+  const size_t n = ids.size();
+  if (buffers.size() < n) buffers.resize(n);
+  std::vector<std::unique_ptr<Cta>> ctas;
+  ctas.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    auto [cluster, rank] = cluster_of[i];
+    ctas.push_back(std::make_unique<Cta>(ctx, ids[i], buffers[i], cluster, rank));
+    cluster->ctas[rank] = ctas.back().get();
+  }
+  std::vector<bool> done(n, false);
+  size_t remaining = n;
+  while (remaining > 0 && !out.fault) {
+    for (size_t i = 0; i < n && !out.fault; ++i) {
+      if (done[i]) continue;
+      Cta& cta = *ctas[i];
+      const CtaStatus status = cta.run(opt.cta_quantum, opt.warp_quantum);
+      if (status == CtaStatus::Done) {
+        done[i] = true;
+        --remaining;
+      } else if (status == CtaStatus::Fault ||
+                 (opt.watchdog && cta.warp_instructions() > opt.watchdog)) {
+        record_fault(cta, status, opt, out);
+      }
+    }
+  }
+  for (auto& cta : ctas) {
+    add_counts(*cta, out);
+    if (printed) *printed += cta->take_printed();
+  }
+}
+
+// Runs unit `u` (one cluster) and adds it to `out`.
+struct UnitBuffers {
+  CtaBuffers single;
+  std::vector<CtaBuffers> cluster;
+};
+
+void run_unit(const LaunchContext& ctx, const ExecutorOptions& opt, const Units& units, uint64_t u,
+              UnitBuffers& buffers, GridOutcome& out, std::string* printed) {
+  if (units.size() == 1) {
+    Cta cta(ctx, units.cta(u, 0), buffers.single);
+    // Budget returns early when every warp waits on another (it yields to
+    // other CTAs); alone, the CTA just continues until the watchdog.
+    const uint64_t limit = opt.watchdog ? opt.watchdog : UINT64_MAX;
+    CtaStatus status;
+    do {
+      status = cta.run(limit - std::min(limit, cta.warp_instructions()), opt.warp_quantum);
+    } while (status == CtaStatus::Budget && cta.warp_instructions() < limit);
+    add_counts(cta, out);
+    if (printed) *printed = cta.take_printed();
+    if (status != CtaStatus::Done) record_fault(cta, status, opt, out);
+    return;
+  }
+  Cluster cluster;
+  cluster.dims = {units.cluster.x, units.cluster.y, units.cluster.z};
+  cluster.ctas.assign(units.size(), nullptr);
+  std::vector<Dim3> ids;
+  std::vector<std::pair<Cluster*, uint32_t>> cluster_of;
+  for (uint32_t r = 0; r < units.size(); ++r) {
+    ids.push_back(units.cta(u, r));
+    cluster_of.emplace_back(&cluster, r);
+  }
+  if (printed) printed->clear();
+  run_together(ctx, opt, ids, cluster_of, buffers.cluster, out, printed);
+}
+
+GridOutcome run_in_order(const LaunchContext& ctx, const ExecutorOptions& opt, const Units& units) {
   GridOutcome out;
-  CtaBuffers buffers;
-  const uint64_t n = ctx.config.grid.count();
-  for (uint64_t i = 0; i < n && !out.fault; ++i) run_one(ctx, opt, i, buffers, out, nullptr);
+  UnitBuffers buffers;
+  for (uint64_t u = 0; u < units.count() && !out.fault; ++u)
+    run_unit(ctx, opt, units, u, buffers, out, nullptr);
   return out;
 }
 
-GridOutcome run_parallel(const LaunchContext& ctx, const ExecutorOptions& opt) {
-  const uint64_t n = ctx.config.grid.count();
+GridOutcome run_parallel(const LaunchContext& ctx, const ExecutorOptions& opt, const Units& units) {
+  const uint64_t n = units.count();
   const uint32_t threads = static_cast<uint32_t>(std::min<uint64_t>(opt.threads, n));
   std::atomic<uint64_t> next{0};
   std::atomic<uint64_t> first_fault{UINT64_MAX};
   std::mutex mu;
   GridOutcome total;
-  std::map<uint64_t, std::string> printed;  // CTA index -> its printf output
+  std::map<uint64_t, std::string> printed;  // unit index -> its printf output
   auto worker = [&] {
-    CtaBuffers buffers;
+    UnitBuffers buffers;
     GridOutcome mine;
     std::string text;
     for (;;) {
-      // Indices are claimed in increasing order, so every CTA before the first
+      // Units are claimed in increasing order, so every unit before the first
       // faulting one runs, exactly as in order.
       const uint64_t i = next.fetch_add(1, std::memory_order_relaxed);
       if (i >= n || i > first_fault.load(std::memory_order_relaxed)) break;
       GridOutcome one;
-      run_one(ctx, opt, i, buffers, one, &text);
+      run_unit(ctx, opt, units, i, buffers, one, &text);
       mine.ctas += one.ctas;
       mine.warp_instructions += one.warp_instructions;
       mine.thread_instructions += one.thread_instructions;
@@ -116,7 +197,7 @@ GridOutcome run_parallel(const LaunchContext& ctx, const ExecutorOptions& opt) {
   for (uint32_t t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
-  // Output in CTA order, up to the faulting CTA.
+  // Output in unit order, up to the faulting unit.
   const uint64_t last = first_fault.load();
   if (ctx.print)
     for (auto& [i, text] : printed)
@@ -124,56 +205,40 @@ GridOutcome run_parallel(const LaunchContext& ctx, const ExecutorOptions& opt) {
   return total;
 }
 
-GridOutcome run_co_resident(const LaunchContext& ctx, const ExecutorOptions& opt) {
-  const uint64_t n = ctx.config.grid.count();
+// A cooperative launch: every CTA resident at once (still grouped in clusters).
+GridOutcome run_co_resident(const LaunchContext& ctx, const ExecutorOptions& opt, const Units& units) {
   GridOutcome out;
-  std::vector<CtaBuffers> buffers(n);
-  std::vector<std::unique_ptr<Cta>> ctas;
-  ctas.reserve(n);
-  for (uint64_t i = 0; i < n; ++i)
-    ctas.push_back(std::make_unique<Cta>(ctx, cta_at(ctx.config.grid, i), buffers[i]));
-  std::vector<bool> done(n, false);
-  uint64_t remaining = n;
-  while (remaining > 0 && !out.fault) {
-    // CTAs take turns in index order; the order is fixed, so results are too.
-    for (uint64_t i = 0; i < n && !out.fault; ++i) {
-      if (done[i]) continue;
-      Cta& cta = *ctas[i];
-      const CtaStatus status = cta.run(opt.cta_quantum, opt.warp_quantum);
-      if (status == CtaStatus::Done) {
-        done[i] = true;
-        --remaining;
-      } else if (status == CtaStatus::Fault) {
-        out.fault = cta.fault();
-        out.fault_warp = cta.faulting_warp();
-        out.fault_cta = cta.ctaid();
-      } else if (opt.watchdog && cta.warp_instructions() > opt.watchdog) {
-        out.fault = timeout_fault(cta, opt.watchdog, out.fault_warp);
-        out.fault_cta = cta.ctaid();
-      }
+  std::vector<Cluster> clusters(units.count());
+  std::vector<Dim3> ids;
+  std::vector<std::pair<Cluster*, uint32_t>> cluster_of;
+  for (uint64_t u = 0; u < units.count(); ++u) {
+    clusters[u].dims = {units.cluster.x, units.cluster.y, units.cluster.z};
+    clusters[u].ctas.assign(units.size(), nullptr);
+    for (uint32_t r = 0; r < units.size(); ++r) {
+      ids.push_back(units.cta(u, r));
+      cluster_of.emplace_back(&clusters[u], r);
     }
   }
-  for (auto& cta : ctas) {
-    ++out.ctas;
-    out.warp_instructions += cta->warp_instructions();
-    out.thread_instructions += cta->thread_instructions();
-  }
+  std::vector<CtaBuffers> buffers;
+  run_together(ctx, opt, ids, cluster_of, buffers, out, nullptr);
   return out;
 }
 
 }  // namespace
 
-GridOutcome run_grid(LaunchContext& ctx, const ExecutorOptions& options) {
+GridOutcome run_grid(LaunchContext& ctx, const ExecutorOptions& options, Dim3 cluster) {
   ExecutorOptions opt = options;
   opt.warp_quantum = std::max<uint32_t>(opt.warp_quantum, 1);
   opt.cta_quantum = std::max<uint32_t>(opt.cta_quantum, 1);
-  if (ctx.config.cooperative) return run_co_resident(ctx, opt);
-  if (opt.threads > 1 && ctx.config.grid.count() > 1) {
+  const Dim3& g = ctx.config.grid;
+  Units units{cluster, Dim3{g.x / cluster.x, g.y / cluster.y, g.z / cluster.z}};
+  if (ctx.config.cooperative) return run_co_resident(ctx, opt, units);
+  if (opt.threads > 1 && units.count() > 1) {
     ctx.buffer_output = true;
     ctx.concurrent = true;
-    return run_parallel(ctx, opt);
+    return run_parallel(ctx, opt, units);
   }
-  return run_in_order(ctx, opt);
+  return run_in_order(ctx, opt, units);
 }
 
 }  // namespace warpsim::functional

@@ -13,6 +13,8 @@
 //  - co-resident (cooperative launches): every CTA exists at once and they take
 //    turns of `cta_quantum` warp instructions, so CTAs can wait for each other
 //    (grid-wide sync).
+// CTAs of a thread-block cluster (sm_90) are always co-resident with each
+// other; the unit the schedules above order and distribute is the cluster.
 // A watchdog bounds the warp instructions one CTA may execute, turning a hung
 // kernel (a spin loop that never ends) into a LaunchTimeout fault.
 #include <cstdint>
@@ -39,7 +41,9 @@ struct GridOutcome {
   uint32_t fault_warp = 0;
 };
 
-// Runs the grid of `ctx`. Device printf output goes to ctx.print, in CTA order.
-GridOutcome run_grid(LaunchContext& ctx, const ExecutorOptions& options);
+// Runs the grid of `ctx` in clusters of `cluster` CTAs (the grid is a
+// multiple of it; 1x1x1 without clusters). Device printf output goes to
+// ctx.print, in CTA order.
+GridOutcome run_grid(LaunchContext& ctx, const ExecutorOptions& options, Dim3 cluster = {});
 
 }  // namespace warpsim::functional

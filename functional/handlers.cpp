@@ -6,6 +6,7 @@ namespace warpsim::functional {
 namespace {
 constexpr HandlerSelector kFamilies[] = {
     select_control, select_memory, select_integer, select_float, select_convert, select_warp,
+    select_async,
 };
 }  // namespace
 

@@ -26,6 +26,9 @@ struct LaunchConfig {
   // All CTAs resident at once and interleaved (cudaLaunchCooperativeKernel):
   // needed when CTAs wait for each other, as in a grid-wide sync.
   bool cooperative = false;
+  // Thread-block cluster shape (cudaLaunchAttributeClusterDimension); 1x1x1
+  // means the kernel's own .reqnctapercluster, if any.
+  Dim3 cluster;
   // %envreg0..31 as the driver sets them (the runtime puts the grid-sync
   // workspace address of a cooperative launch in %envreg1/%envreg2).
   std::array<uint32_t, 32> envreg{};

@@ -107,11 +107,15 @@ std::optional<Operand> Lowering::decode_value(uint32_t fn, const ptx::Operand& o
 }
 
 bool Lowering::decode_address(uint32_t fn, const ptx::Instruction& inst, const ptx::Operand& op,
-                              DecodedInst& d) {
+                              Address& out, size_t which) {
   if (op.count) return false;  // texture/surface coordinate lists: not yet
   const ptx::Function& f = module_.functions[fn];
   Window window;
-  switch (inst.mods.space(0)) {
+  // Each address has its own state space (cp.async.shared.global [dst], [src]);
+  // one past the spaces named is the mbarrier of a bulk copy, in shared memory.
+  StateSpace space = inst.mods.space(which);
+  if (which > 0 && which >= inst.mods.num_spaces) space = StateSpace::Shared;
+  switch (space) {
     case StateSpace::Global:
     case StateSpace::Const: window = Window::Global; break;
     case StateSpace::Shared:
@@ -156,7 +160,7 @@ bool Lowering::decode_address(uint32_t fn, const ptx::Instruction& inst, const p
       break;
     }
   }
-  d.addr = a;
+  out = a;
   return true;
 }
 
@@ -206,10 +210,19 @@ bool Lowering::decode_operands(uint32_t fn, const ptx::Instruction& inst, Decode
   }
   bool source_is_second_type = inst.opcode == ptx::Opcode::Cvt || inst.opcode == ptx::Opcode::Set;
   ScalarType src_type = source_is_second_type && d.type2 != ScalarType::None ? d.type2 : d.type;
+  size_t num_addrs = 0;
   for (size_t i = nd; i < ops.size(); ++i) {
     const ptx::Operand& op = ops[i];
     if (op.kind == OperandKind::Address) {
-      if (!decode_address(fn, inst, op, d)) return false;
+      if (num_addrs == 0) {
+        if (!decode_address(fn, inst, op, d.addr)) return false;
+      } else {
+        Address extra;
+        if (!decode_address(fn, inst, op, extra, num_addrs)) return false;
+        if (d.more_addrs == kNoSlot) d.more_addrs = static_cast<uint32_t>(program_->addresses.size());
+        program_->addresses.push_back(extra);
+      }
+      ++num_addrs;
       continue;
     }
     if (op.kind == OperandKind::Vector) {

@@ -292,8 +292,9 @@ class Lowering {
   void decode_function(uint32_t fn);
   bool decode_operands(uint32_t fn, const ptx::Instruction& inst, DecodedInst& d);
   std::optional<Operand> decode_value(uint32_t fn, const ptx::Operand& op, ScalarType type);
+  // Decodes the `which`-th address operand of `inst` into `a`.
   bool decode_address(uint32_t fn, const ptx::Instruction& inst, const ptx::Operand& op,
-                      DecodedInst& d);
+                      Address& a, size_t which = 0);
   bool decode_call(uint32_t fn, const ptx::Instruction& inst, DecodedInst& d);
   bool decode_branch(uint32_t fn, const ptx::Instruction& inst, uint32_t index, DecodedInst& d);
 
@@ -306,6 +307,8 @@ class Lowering {
       k.function = index_[i];
       k.resources = analysis_.kernels[i];
       k.static_shared_bytes = program_->shared_bytes;
+      const auto& cl = f.perf.reqnctapercluster;
+      for (size_t d = 0; d < cl.size() && d < 3; ++d) k.cluster_dims[d] = std::max<uint32_t>(cl[d], 1);
       program_->kernels.push_back(std::move(k));
     }
   }

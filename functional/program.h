@@ -10,6 +10,7 @@
 // instruction indices; each instruction carries the handler chosen for its
 // (opcode, type) at decode time. No strings or maps remain on the execution
 // path (ARCHITECTURE.md §3, §7).
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -81,6 +82,9 @@ struct DecodedInst {
   uint32_t dst_pred = kNoSlot;  // second, predicate destination (`d|p` forms)
   Operand src[5];
   Address addr;
+  // Address operands after the first (cp.async [dst], [src]; cp.async.bulk
+  // [dst], [src], size, [mbar]): Program::addresses[more_addrs...].
+  uint32_t more_addrs = kNoSlot;
   uint32_t target = 0;        // bra: instruction index; call: callee function
   uint32_t reconvergence = 0; // bra/brx/call: where divergent paths meet
   const ptx::Modifiers* mods = nullptr;  // the full typed modifiers (rarely needed)
@@ -130,6 +134,7 @@ struct KernelInfo {
   ptx::KernelResources resources;
   uint64_t static_shared_bytes = 0;
   uint32_t dynamic_shared_align = 16;
+  std::array<uint32_t, 3> cluster_dims{1, 1, 1};  // .reqnctapercluster (1,1,1: none)
 };
 
 struct Program {
@@ -138,6 +143,7 @@ struct Program {
   std::vector<FunctionInfo> functions;
   std::vector<KernelInfo> kernels;
   std::vector<CallSite> call_sites;
+  std::vector<Address> addresses;  // see DecodedInst::more_addrs
   // brx.idx targets: DecodedInst::target indexes the first of its list here.
   std::vector<uint32_t> branch_tables;
   // Device addresses of module-scope .global/.const variables (kNone-valued
@@ -160,6 +166,9 @@ inline uint64_t function_address(uint32_t function) { return kCodeWindow + 16ull
 // Generic-address windows for shared and local memory (cvta / isspacep).
 inline constexpr uint64_t kSharedWindow = 0x0000100000000000ull;
 inline constexpr uint64_t kSharedWindowSize = 1ull << 32;
+// Shared-window offsets at or above this stride name another CTA of the
+// cluster: (rank + 1) * kClusterSharedStride + offset (mapa's results).
+inline constexpr uint64_t kClusterSharedStride = 1ull << 24;
 inline constexpr uint64_t kLocalWindow = 0x0000200000000000ull;
 inline constexpr uint64_t kLocalWindowSize = 1ull << 40;
 

@@ -112,6 +112,8 @@ Warp::Lanes Warp::read(const Operand& op, uint32_t scratch) {
         return comp == 2 ? d.y : comp == 3 ? d.z : d.x;
       };
       Dim3 cta = cta_.ctaid();
+      const auto& cd = cta_.cluster().dims;
+      const Dim3 cl{cd[0], cd[1], cd[2]};
       for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
         uint32_t t = warp_in_cta_ * kWarpSize + lane;
         const Dim3& b = L.config.block;
@@ -147,10 +149,12 @@ Warp::Lanes Warp::read(const Operand& op, uint32_t scratch) {
           case S::TotalSmemSize: case S::AggrSmemSize: v = cta_.shared_size(); break;
           case S::Envreg: v = L.config.envreg[op.imm & 31]; break;
           case S::Pm: case S::Pm64: v = 0; break;
-          case S::Clusterid: case S::ClusterCtaid: v = pick(cta); break;
-          case S::Nclusterid: case S::ClusterNctaid: v = pick(L.config.grid); break;
-          case S::ClusterCtarank: v = 0; break;
-          case S::ClusterNctarank: v = 1; break;
+          case S::Clusterid: v = pick(cta) / pick(cl); break;
+          case S::ClusterCtaid: v = pick(cta) % pick(cl); break;
+          case S::Nclusterid: v = pick(L.config.grid) / pick(cl); break;
+          case S::ClusterNctaid: v = pick(cl); break;
+          case S::ClusterCtarank: v = cta_.cluster_rank(); break;
+          case S::ClusterNctarank: v = cta_.cluster().ctas.size(); break;
           default: v = 0; break;
         }
         scratch_[scratch][lane] = v;
@@ -220,10 +224,17 @@ uint8_t* Warp::translate(Window window, uint64_t addr, uint32_t size, uint32_t l
       if (!p && !quiet) raise(f, lane);
       return p;
     }
-    case Window::Shared:
-      if (addr + size > cta_.shared_size() || addr + size < addr || (size > 1 && addr % size))
-        return window_fault("shared", cta_.shared_size());
-      return cta_.shared() + addr;
+    case Window::Shared: {
+      Cta* owner = &cta_;
+      if (addr >= kClusterSharedStride) {  // another CTA of the cluster (mapa)
+        owner = cta_.cluster_peer(addr / kClusterSharedStride - 1);
+        if (!owner) return window_fault("shared::cluster", cta_.cluster().ctas.size() * kClusterSharedStride);
+        addr %= kClusterSharedStride;
+      }
+      if (addr + size > owner->shared_size() || addr + size < addr || (size > 1 && addr % size))
+        return window_fault("shared", owner->shared_size());
+      return owner->shared() + addr;
+    }
     case Window::Local:
       if (addr + size > cta_.local_size() || addr + size < addr || (size > 1 && addr % size))
         return window_fault("local", cta_.local_size());

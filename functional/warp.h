@@ -113,6 +113,18 @@ class Warp {
   uint32_t current_function() const { return function_; }
   const std::vector<SimtEntry>& simt_stack() const { return simt_; }
 
+  // Ends the warp's turn after this instruction: it is waiting for other warps
+  // or CTAs (a failed mbarrier try_wait, nanosleep, a cluster barrier).
+  bool yield_requested = false;
+  bool faulted() const { return faulted_; }
+  // Re-executes the current instruction on the warp's next turn (a blocking
+  // wait that has not completed yet) and ends this turn.
+  void retry_current() {
+    set_next_pc(pc_);
+    yield_requested = true;
+  }
+  uint32_t cluster_barrier_phase = 0;  // cluster barrier phase this warp arrived in
+
   // Barrier bookkeeping (bar.sync / bar.arrive / bar.red).
   bool waiting_at_barrier = false;
   uint32_t barrier_id = 0;
