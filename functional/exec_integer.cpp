@@ -308,6 +308,46 @@ void exec_setp_int(Warp& w, const DecodedInst& inst, LaneMask active) {
   if (inst.dst_pred != kNoSlot) w.write_pred(inst.dst_pred, active, combine(m.op, ~r, c));
 }
 
+// set.cmp{.boolop}.dtype.stype d, a, b{, {!}c} with an integer stype:
+// d = all ones (integer dtype) or 1.0f (f32 dtype) where the combined
+// comparison holds, else 0.
+void exec_set_int(Warp& w, const DecodedInst& inst, LaneMask active) {
+  TypeFacts t = facts(inst.type2);
+  const ptx::Modifiers& m = *inst.mods;
+  auto a = w.read(inst.src[0], 0);
+  auto b = w.read(inst.src[1], 1);
+  LaneMask r = 0;
+  for_each_lane(active, [&](uint32_t l) {
+    if (compare_int(m.cmp, a[l], b[l], t)) r |= 1u << l;
+  });
+  r = combine(m.op, r, m.op != Operation::None ? w.read_pred(inst.src[2]) : 0);
+  const uint64_t yes = inst.type == ScalarType::F32 ? 0x3f800000u : 0xffffffffu;
+  write_lanes(w, inst.dst[0], active, [&](uint32_t l) -> uint64_t { return (r >> l & 1) ? yes : 0; });
+}
+
+// slct.dtype.s32 d, a, b, c: d = c >= 0 ? a : b. slct{.ftz}.dtype.f32: the
+// same test on a float c (-0.0 counts as >= 0; NaN selects b; .ftz makes a
+// negative subnormal c count as -0.0, which also selects a).
+template <bool kFloatC>
+void exec_slct(Warp& w, const DecodedInst& inst, LaneMask active) {
+  uint32_t bits = ptx::type_bits(inst.type);
+  auto a = w.read(inst.src[0], 0);
+  auto b = w.read(inst.src[1], 1);
+  auto c = w.read(inst.src[2], 2);
+  const bool ftz = inst.mods->has(ptx::Flag::Ftz);
+  write_lanes(w, inst.dst[0], active, [&](uint32_t l) {
+    bool take_a;
+    if constexpr (kFloatC) {
+      uint32_t cb = static_cast<uint32_t>(c[l]);
+      if (ftz && (cb & 0x7f800000u) == 0) cb &= 0x80000000u;
+      take_a = std::bit_cast<float>(cb) >= 0.0f;
+    } else {
+      take_a = static_cast<int32_t>(c[l]) >= 0;
+    }
+    return truncate(take_a ? a[l] : b[l], bits);
+  });
+}
+
 void exec_selp(Warp& w, const DecodedInst& inst, LaneMask active) {
   uint32_t bits = ptx::type_bits(inst.type);
   auto a = w.read(inst.src[0], 0);
@@ -533,6 +573,16 @@ Handler select_integer(const ptx::Instruction& inst, const DecodedInst& d) {
     case Opcode::Shr: return int_t && one ? exec_shift<false> : nullptr;
     case Opcode::Setp: return int_t && d.dst_is_pred ? exec_setp_int : nullptr;
     case Opcode::Selp: return (int_t || ptx::is_float(t)) && one && ptx::type_bits(t) <= 64 ? exec_selp : nullptr;
+    case Opcode::Set:
+      return integer_type(d.type2) && one && !d.dst_is_pred &&
+                     (integer_type(t) || t == ScalarType::F32) && ptx::type_bits(t) == 32
+                 ? exec_set_int
+                 : nullptr;
+    case Opcode::Slct:
+      if (!one || ptx::type_bits(t) > 64 || ptx::type_bits(t) < 16) return nullptr;
+      if (d.type2 == ScalarType::S32) return exec_slct<false>;
+      if (d.type2 == ScalarType::F32) return exec_slct<true>;
+      return nullptr;
     case Opcode::Popc: return int_t && one ? exec_popc : nullptr;
     case Opcode::Clz: return int_t && one ? exec_clz : nullptr;
     case Opcode::Brev: return int_t && one ? exec_brev : nullptr;
