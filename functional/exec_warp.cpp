@@ -7,11 +7,16 @@
 //    non-.sync forms use a full membermask. Lanes that are inactive (diverged
 //    away, guarded off, exited or beyond the end of a partial block) never
 //    contribute a value.
-//  - An active lane that is not in its own membermask is undefined behaviour
-//    in PTX; it is executed anyway (no fault) and receives the result computed
-//    over the participating lanes of the membermask it supplied. The
-//    membermask is read per lane for the same reason: a non-uniform mask is
-//    undefined, but each lane still gets the answer for the mask it named.
+//    In the defined case (every non-exited lane of the membermask executes
+//    the instruction with the same membermask), the participants are exactly
+//    the PTX ISA's "non-exited threads in membermask".
+//  - The membermask is read per lane: lanes may name different, disjoint
+//    groups in one instruction (cooperative-groups tiles do: each tile passes
+//    its own mask), and each lane gets the result for the group it named.
+//    An active lane that is not in its own membermask, or masks that overlap
+//    inconsistently, are undefined behaviour in PTX; they are executed anyway
+//    (no fault) and each lane receives the result computed over the
+//    participating lanes of the membermask it supplied.
 //  - shfl ignores membermask: it never changes which lane is read. A lane
 //    whose source lane is inactive or outside membermask reads that lane's
 //    register as it stands (what hardware does reading the register file;
@@ -124,9 +129,11 @@ void exec_vote(Warp& w, const DecodedInst& inst, LaneMask active) {
 // ---- match -----------------------------------------------------------------------------
 
 // match.any.sync.{b32,b64} d, a, membermask: d = the participants whose `a`
-// equals this lane's. match.all.sync.{b32,b64} d[|p], a, membermask: d =
-// membermask (as the PTX ISA words it, not just its active part) when every
-// participant has the same `a`, else 0; p = whether they did.
+// equals this lane's. match.all.sync.{b32,b64} d[|p], a, membermask: d = the
+// participants ("the non-exited threads in membermask" in the PTX ISA: not
+// the membermask itself, which may name exited lanes or lanes past the end of
+// a partial block) when they all have the same `a`, else 0; p = whether they
+// did. Either destination may be the sink `_`.
 template <bool kAll>
 void exec_match(Warp& w, const DecodedInst& inst, LaneMask active) {
   const uint32_t bits = ptx::type_bits(inst.type);
@@ -142,7 +149,7 @@ void exec_match(Warp& w, const DecodedInst& inst, LaneMask active) {
     });
     if constexpr (kAll) {
       const bool all_same = equal == set;
-      out[l] = all_same ? static_cast<LaneMask>(members[l]) : 0;
+      out[l] = all_same ? set : 0;
       if (all_same) same |= bit(l);
     } else {
       out[l] = equal;
@@ -320,19 +327,22 @@ Handler select_warp(const ptx::Instruction& inst, const DecodedInst& d) {
   const ptx::Modifiers& m = inst.mods;
   const bool sync = m.has(Flag::Sync);
   const bool reg_dst = d.num_dst == 1 && !d.dst_is_pred;
+  // `d|_` (the predicate half sunk) decodes as a second, sink destination.
+  const bool reg_dst_pair = reg_dst || (d.num_dst == 2 && !d.dst_is_pred && d.dst[1] == kNoSlot &&
+                                        d.dst_pred == kNoSlot);
   // The .sync forms carry a trailing membermask operand.
   const uint32_t extra = sync ? 1 : 0;
   switch (inst.opcode) {
     case Opcode::Shfl:
-      if (d.type != ScalarType::B32 || !reg_dst || d.num_src != 3 + extra) return nullptr;
+      if (d.type != ScalarType::B32 || !reg_dst_pair || d.num_src != 3 + extra) return nullptr;
       return select_shfl(m);
     case Opcode::Vote:
       if (d.num_dst != 1 || d.num_src != 1 + extra) return nullptr;
       return select_vote(m, d);
     case Opcode::Match:
-      if (!sync || !reg_dst || d.num_src != 2) return nullptr;
+      if (!sync || !reg_dst_pair || d.num_src != 2) return nullptr;
       if (d.type != ScalarType::B32 && d.type != ScalarType::B64) return nullptr;
-      if (m.op == Operation::Any) return d.dst_pred == kNoSlot ? exec_match<false> : nullptr;
+      if (m.op == Operation::Any) return reg_dst && d.dst_pred == kNoSlot ? exec_match<false> : nullptr;
       if (m.op == Operation::All) return exec_match<true>;
       return nullptr;
     case Opcode::Redux:
@@ -341,7 +351,7 @@ Handler select_warp(const ptx::Instruction& inst, const DecodedInst& d) {
     case Opcode::Activemask:
       return reg_dst && d.num_src == 0 && d.type == ScalarType::B32 ? exec_activemask : nullptr;
     case Opcode::Elect:
-      return sync && reg_dst && d.num_src == 1 ? exec_elect : nullptr;
+      return sync && reg_dst_pair && d.num_src == 1 ? exec_elect : nullptr;
     default: return nullptr;
   }
 }
