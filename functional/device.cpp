@@ -35,6 +35,7 @@ LaunchError error_for(FaultKind k) {
     case FaultKind::Misaligned: return LaunchError::MisalignedAddress;
     case FaultKind::IllegalInstruction: return LaunchError::IllegalInstruction;
     case FaultKind::Timeout: return LaunchError::LaunchTimeout;
+    case FaultKind::AssertFailed: return LaunchError::Assert;
     default: return LaunchError::LaunchFailure;
   }
 }
@@ -136,6 +137,15 @@ LaunchResult Device::launch(const Program& program, const KernelInfo& kernel,
   ctx.config.grid_id = next_grid_id_++;
   ctx.params = std::move(params);
   ctx.clock = clock_base_;
+  ctx.heap = &heap_;
+  // The heap is made before the first kernel that needs it runs (device-side
+  // allocation must not happen while executor threads translate addresses).
+  if (!heap_.created())
+    for (const CallSite& site : program.call_sites)
+      if (site.builtin == Builtin::Malloc || site.builtin == Builtin::Free) {
+        (void)heap_.create(*memory_);  // on failure malloc returns NULL, as CUDA's does
+        break;
+      }
   ctx.print = [this](const std::string& s) {
     printed_ += s;
     if (on_print) on_print(s);

@@ -79,6 +79,9 @@ class Device {
   void set_executor_options(const ExecutorOptions& options) { options_ = options; }
   const ExecutorOptions& executor_options() const { return options_; }
 
+  // The heap of device-side malloc/free (cudaLimitMallocHeapSize).
+  DeviceHeap& heap() { return heap_; }
+
   // Device printf output of all launches so far (also sent to `on_print`).
   const std::string& printed() const { return printed_; }
   std::function<void(const std::string&)> on_print;
@@ -89,6 +92,7 @@ class Device {
   uint64_t next_grid_id_ = 1;
   uint64_t clock_base_ = 0;  // %clock64 at the start of the next launch
   ExecutorOptions options_;
+  DeviceHeap heap_;
 };
 
 // Helpers to build parameter values.

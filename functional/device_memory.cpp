@@ -89,6 +89,7 @@ std::string describe(const Fault& f) {
     case FaultKind::Unsupported:
     case FaultKind::IllegalInstruction:
     case FaultKind::Timeout:
+    case FaultKind::AssertFailed:
       return fmt::format("{}: {}", to_string(f.kind), f.detail);
   }
   if (!f.detail.empty()) s += fmt::format(" ({})", f.detail);

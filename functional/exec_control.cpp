@@ -125,6 +125,40 @@ bool read_generic(Warp& w, uint32_t lane, uint64_t addr, void* dst, size_t size)
   return true;
 }
 
+// Reads a NUL-terminated device string (at most 4 KiB), as the CUDA runtime
+// does for assert messages.
+std::string read_device_string(Warp& w, uint32_t lane, uint64_t addr) {
+  std::string s;
+  char c;
+  while (s.size() < 4096 && read_generic(w, lane, addr + s.size(), &c, 1) && c != 0) s += c;
+  return s;
+}
+
+// __assertfail(message, file, line, function, charSize): every failing thread
+// prints CUDA's line, then the launch stops with cudaErrorAssert.
+void exec_assertfail(Warp& w, const CallSite& site, LaneMask active) {
+  if (!active || site.args.size() < 4) return;
+  const Dim3& b = w.launch().config.block;
+  const Dim3 cta = w.cta().ctaid();
+  std::string first;
+  for_each_lane(active, [&](uint32_t l) {
+    const std::string msg = read_device_string(w, l, frame_u64(w, l, site.args[0]));
+    const std::string file = read_device_string(w, l, frame_u64(w, l, site.args[1]));
+    const uint32_t line = static_cast<uint32_t>(frame_u64(w, l, site.args[2]));
+    const std::string func = read_device_string(w, l, frame_u64(w, l, site.args[3]));
+    const uint32_t t = w.warp_in_cta() * kWarpSize + l;
+    std::string text = fmt::format(
+        "{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.\n", file, line,
+        func, cta.x, cta.y, cta.z, t % b.x, t / b.x % b.y, t / (b.x * b.y), msg);
+    if (first.empty()) first = fmt::format("assertion `{}` failed ({}:{})", msg, file, line);
+    w.cta().print(text);
+  });
+  Fault f;
+  f.kind = FaultKind::AssertFailed;
+  f.detail = first;
+  w.raise(f, static_cast<uint32_t>(std::countr_zero(active)));
+}
+
 void exec_builtin(Warp& w, const DecodedInst& inst, const CallSite& site, LaneMask active) {
   w.set_next_pc(w.pc() + 1);
   switch (site.builtin) {
@@ -142,12 +176,29 @@ void exec_builtin(Warp& w, const DecodedInst& inst, const CallSite& site, LaneMa
         if (!site.rets.empty()) frame_store(w, l, site.rets[0], r.ok ? r.text.size() : uint64_t(-1), 4);
       });
       break;
-    case Builtin::AssertFail:
     case Builtin::Malloc:
+      // Lane order is the allocation order: deterministic addresses.
+      for_each_lane(active, [&](uint32_t l) {
+        const uint64_t size = site.args.empty() ? 0 : frame_u64(w, l, site.args[0]);
+        const uint64_t p = w.launch().heap ? w.launch().heap->malloc(size) : 0;
+        if (!site.rets.empty()) frame_store(w, l, site.rets[0], p, 8);
+      });
+      break;
     case Builtin::Free:
-      if (active)
-        w.raise(FaultKind::Unsupported, static_cast<uint32_t>(std::countr_zero(active)),
-                "device-side malloc/free/assert are not supported yet");
+      for_each_lane(active, [&](uint32_t l) {
+        if (w.faulted()) return;
+        const uint64_t p = site.args.empty() ? 0 : frame_u64(w, l, site.args[0]);
+        if (w.launch().heap && w.launch().heap->free(p)) return;
+        Fault f;
+        f.kind = FaultKind::InvalidFree;
+        f.address = p;
+        f.detail = fmt::format("device free() of 0x{:x}, which is not a block from device malloc "
+                               "(or was already freed)", p);
+        w.raise(f, l);
+      });
+      break;
+    case Builtin::AssertFail:
+      exec_assertfail(w, site, active);
       break;
     case Builtin::None: break;
   }

@@ -42,6 +42,7 @@ enum class FaultKind : uint8_t {
   Unsupported,      // an instruction warpsim parses but cannot execute yet
   IllegalInstruction,  // e.g. an indirect call to something that is not a function
   Timeout,          // a CTA ran past the executor's watchdog limit (a hang)
+  AssertFailed,     // device-side assert() failed (__assertfail)
 };
 
 struct AllocationInfo {
@@ -99,6 +100,7 @@ constexpr std::string_view to_string(FaultKind k) {
     case FaultKind::Trap: return "trap";
     case FaultKind::BarrierDeadlock: return "barrier-deadlock";
     case FaultKind::Timeout: return "timeout";
+    case FaultKind::AssertFailed: return "assertion-failed";
     case FaultKind::Unsupported: return "unsupported-instruction";
     case FaultKind::IllegalInstruction: return "illegal-instruction";
   }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "functional/device_heap.h"
 #include "functional/device_memory.h"
 #include "functional/program.h"
 
@@ -46,6 +47,7 @@ struct LaunchContext {
   uint64_t clock = 0;                       // %clock/%globaltimer base of this launch
   bool buffer_output = false;               // printf kept per CTA, emitted in CTA order
   bool concurrent = false;                  // CTAs run on several host threads
+  DeviceHeap* heap = nullptr;               // device malloc/free
 };
 
 }  // namespace warpsim::functional

@@ -1,0 +1,35 @@
+// Device-side malloc/free and assert for tests/functional/heap_test.cpp.
+// Regenerate the PTX with: nvcc -arch=sm_80 -ptx heap.cu -o heap.ptx
+#include <cassert>
+#include <cstdio>
+
+// Each thread allocates n ints, fills them, sums them back, frees them:
+// out[i] = n * (n - 1) / 2 + i * n, or -1 when malloc returned NULL.
+extern "C" __global__ void heap_roundtrip(int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int* p = static_cast<int*>(malloc(n * sizeof(int)));
+  if (!p) {
+    out[i] = -1;
+    return;
+  }
+  for (int k = 0; k < n; ++k) p[k] = k + i;
+  int s = 0;
+  for (int k = 0; k < n; ++k) s += p[k];
+  free(p);
+  out[i] = s;
+}
+
+// Keeps what it allocates: out[i] = 1 when malloc succeeded.
+extern "C" __global__ void heap_hoard(int* out, int bytes) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = malloc(bytes) != nullptr;
+}
+
+// Frees a pointer malloc never returned.
+extern "C" __global__ void heap_bad_free(int* out) { free(out + threadIdx.x); }
+
+// Asserts that every element is below `limit`.
+extern "C" __global__ void check_below(const int* v, int limit) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  assert(v[i] < limit);
+}
