@@ -15,6 +15,7 @@
 #include "common/diagnostics.h"
 #include "functional/device_memory.h"
 #include "functional/exec.h"
+#include "functional/fp/half.h"
 #include "functional/program.h"
 #include "ptx/module_analysis.h"
 
@@ -271,6 +272,12 @@ class Lowering {
 
   // Bits of a float literal as the given type expects them.
   static uint64_t float_bits(ptx::FloatSyntax syntax, int64_t raw, ScalarType type) {
+    if (type == ScalarType::F16 || type == ScalarType::BF16) {
+      // A float literal given to a half-precision operand: rounded to it (.rn).
+      const uint64_t f32 = float_bits(syntax, raw, ScalarType::F32);
+      return type == ScalarType::F16 ? fp::f32_to_f16(static_cast<uint32_t>(f32))
+                                     : fp::f32_to_bf16(static_cast<uint32_t>(f32));
+    }
     bool want64 = ptx::type_bits(type) == 64;
     double d = 0;
     switch (syntax) {

@@ -37,5 +37,26 @@ TEST(Lowering, FunctionScopeGlobalAndConstVariablesAreInitialised) {
   EXPECT_EQ(download(l->device, out, 2), (std::vector<uint32_t>{22, 33}));
 }
 
+// Regression: a float literal given to a .f16/.bf16 operand was passed on as
+// f32 bits, whose low 16 bits are 0 for 1.0 (0f3F800000).
+TEST(Lowering, FloatLiteralsForHalfOperandsAreRoundedToHalf) {
+  auto l = load(R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b16 %h<4>; .reg .b32 %r<4>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.b16 %h1, 0x0000;
+  cvt.f32.f16 %r1, 0f3F800000;
+  cvt.f32.bf16 %r2, 0f40490FDB;
+  st.global.v2.u32 [%rd1], {%r1, %r2};
+  ret;
+}
+)");
+  uint64_t out = upload(l->device, std::vector<uint32_t>(2));
+  ASSERT_TRUE(run(*l, "k", {1}, {1}, {param_bytes(out)}).ok());
+  // 1.0 exactly; pi rounds to bf16 0x4049 = 3.140625.
+  EXPECT_EQ(download(l->device, out, 2), (std::vector<uint32_t>{0x3f800000u, 0x40490000u}));
+}
+
 }  // namespace
 }  // namespace warpsim::functional
