@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cmath>
 
+#include "functional/cta.h"
 #include "functional/exec.h"
 #include "functional/fp/fp.h"
 
@@ -38,6 +39,69 @@ void exec_ld(Warp& w, const DecodedInst& inst, LaneMask active) {
       w.reg(inst.dst[e])[l] = widen(v, size, is_signed);
     }
   });
+}
+
+// Scalar ld/st of kSize bytes: the common case, with the size known at
+// compile time and an inline path for shared memory of this CTA (no cluster
+// peer, in bounds, aligned); anything else goes through Warp::translate,
+// which also reports faults.
+template <uint32_t kSize>
+inline uint8_t* scalar_pointer(Warp& w, const DecodedInst& inst, uint8_t* shared, uint64_t shared_size,
+                               uint32_t l, AccessKind kind) {
+  const uint64_t addr = w.address(inst, l);
+  if (shared && addr < shared_size && addr + kSize <= shared_size && addr % kSize == 0) [[likely]]
+    return shared + addr;
+  return w.translate(inst.addr.window, addr, kSize, l, kind);
+}
+
+template <uint32_t kSize, bool kSigned>
+void exec_ld_scalar(Warp& w, const DecodedInst& inst, LaneMask active) {
+  const bool is_shared = inst.addr.window == Window::Shared;
+  uint8_t* shared = is_shared ? w.cta().shared() : nullptr;
+  const uint64_t shared_size = is_shared ? w.cta().shared_size() : 0;
+  uint64_t* d = inst.dst[0] == kNoSlot ? nullptr : w.reg(inst.dst[0]);
+  for_each_lane(active, [&](uint32_t l) {
+    const uint8_t* p = scalar_pointer<kSize>(w, inst, shared, shared_size, l, AccessKind::Read);
+    if (!p) return;
+    uint64_t v = 0;
+    std::memcpy(&v, p, kSize);
+    if (d) d[l] = kSigned ? static_cast<uint64_t>(sign_extend(v, kSize * 8)) : v;
+  });
+}
+
+template <uint32_t kSize>
+void exec_st_scalar(Warp& w, const DecodedInst& inst, LaneMask active) {
+  const bool is_shared = inst.addr.window == Window::Shared;
+  uint8_t* shared = is_shared ? w.cta().shared() : nullptr;
+  const uint64_t shared_size = is_shared ? w.cta().shared_size() : 0;
+  auto src = w.read(inst.src[0], 0);
+  for_each_lane(active, [&](uint32_t l) {
+    uint8_t* p = scalar_pointer<kSize>(w, inst, shared, shared_size, l, AccessKind::Write);
+    if (!p) return;
+    const uint64_t v = src[l];
+    std::memcpy(p, &v, kSize);
+  });
+}
+
+template <bool kSigned>
+Handler ld_scalar(uint32_t size) {
+  switch (size) {
+    case 1: return exec_ld_scalar<1, kSigned>;
+    case 2: return exec_ld_scalar<2, kSigned>;
+    case 4: return exec_ld_scalar<4, kSigned>;
+    case 8: return exec_ld_scalar<8, kSigned>;
+    default: return nullptr;
+  }
+}
+
+Handler st_scalar(uint32_t size) {
+  switch (size) {
+    case 1: return exec_st_scalar<1>;
+    case 2: return exec_st_scalar<2>;
+    case 4: return exec_st_scalar<4>;
+    case 8: return exec_st_scalar<8>;
+    default: return nullptr;
+  }
 }
 
 void exec_st(Warp& w, const DecodedInst& inst, LaneMask active) {
@@ -214,9 +278,15 @@ Handler select_memory(const ptx::Instruction& inst, const DecodedInst& d) {
     case Opcode::Ld:
     case Opcode::Ldu:
       if (d.access_size == 0 || d.access_size > 16 || d.num_dst != d.lanes) return nullptr;
+      if (d.lanes == 1) {
+        Handler h = ptx::is_signed(d.type) ? ld_scalar<true>(d.access_size) : ld_scalar<false>(d.access_size);
+        if (h) return h;
+      }
       return exec_ld;
     case Opcode::St:
       if (d.access_size == 0 || d.access_size > 16 || d.num_src < d.lanes) return nullptr;
+      if (d.lanes == 1)
+        if (Handler h = st_scalar(d.access_size)) return h;
       return exec_st;
     case Opcode::Cvta:
       if (d.num_dst != 1 || d.num_src != 1) return nullptr;

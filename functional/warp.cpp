@@ -67,7 +67,9 @@ void Warp::pop_reconverged() {
       // Copy return values into the caller's frame while both frames exist.
       uint64_t callee_local = local_base_;
       const FunctionInfo& callee = launch().program->functions[frame.function];
-      LaneMask lanes = simt_.empty() ? 0 : simt_.back().mask & ~exited_;
+      // The calling lanes, not the entry below: after an indirect call with
+      // divergent targets that entry holds the lanes still to call.
+      LaneMask lanes = frame.lanes & ~exited_;
       for (size_t i = 0; i < site.rets.size() && i < callee.return_offsets.size(); ++i) {
         const Operand& dst = site.rets[i];
         uint32_t size = site.ret_sizes[i];
@@ -179,18 +181,6 @@ void Warp::write_pred(uint32_t index, LaneMask active, LaneMask values) {
 }
 
 // ---- memory ----------------------------------------------------------------------
-
-uint64_t Warp::address(const DecodedInst& inst, uint32_t lane) {
-  const Address& a = inst.addr;
-  uint64_t base = 0;
-  switch (a.base.kind) {
-    case Src::Reg: base = reg(a.base.index)[lane]; break;
-    case Src::Imm: base = a.base.imm; break;
-    case Src::FrameAddr: base = local_base_ + a.base.imm; break;
-    default: break;
-  }
-  return base + static_cast<uint64_t>(a.offset);
-}
 
 uint8_t* Warp::translate(Window window, uint64_t addr, uint32_t size, uint32_t lane,
                          AccessKind kind, bool quiet) {
@@ -339,6 +329,7 @@ void Warp::push_call(const DecodedInst& inst, uint32_t callee, LaneMask active) 
   frame.local_base = local_base_;
   frame.caller_function = function_;
   frame.simt_depth = simt_.size();
+  frame.lanes = active;
   // Arguments go from the caller's frame into the callee's, per calling lane.
   const CallSite& site = prog.call_sites[inst.target];
   size_t caller_reg_base = reg_base_;

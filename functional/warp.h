@@ -45,6 +45,7 @@ struct CallFrame {
   uint64_t local_base = 0;      // caller's local frame base
   uint32_t caller_function = 0;
   size_t simt_depth = 0;        // stack depth of the callee's entry
+  LaneMask lanes = 0;           // the lanes that called: they receive the return values
 };
 
 enum class StepResult : uint8_t { Continue, Barrier, Exited, Fault };
@@ -80,7 +81,17 @@ class Warp {
 
   // Effective per-lane address of inst.addr in its window (generic resolved
   // later by the memory handlers).
-  uint64_t address(const DecodedInst& inst, uint32_t lane);
+  uint64_t address(const DecodedInst& inst, uint32_t lane) {
+    const Address& a = inst.addr;
+    uint64_t base = 0;
+    switch (a.base.kind) {
+      case Src::Reg: base = reg(a.base.index)[lane]; break;
+      case Src::Imm: base = a.base.imm; break;
+      case Src::FrameAddr: base = local_base_ + a.base.imm; break;
+      default: break;
+    }
+    return base + static_cast<uint64_t>(a.offset);
+  }
   // Host pointer for `size` bytes at `addr` in `window` for `lane`, or null
   // with the fault recorded.
   // With `quiet`, a bad address returns null without faulting the warp

@@ -1,0 +1,111 @@
+// Faulty kernels stop with a structured report and the CUDA error a GPU gives.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "functional/device.h"
+#include "tests/functional/exec_test_util.h"
+
+namespace warpsim::functional {
+namespace {
+
+using testing::load;
+using testing::run;
+using testing::upload;
+
+// Thread `bad` of a 64-thread block accesses shared memory at byte offset
+// `off` (a 256-byte array); the others stay in bounds.
+LaunchResult shared_access(const std::string& op, uint32_t off) {
+  auto l = load(R"(
+.visible .entry k(.param .u32 off)
+{
+  .reg .pred %p<2>; .reg .b32 %r<6>;
+  .shared .align 4 .b8 s[256];
+  ld.param.u32 %r1, [off];
+  mov.u32 %r2, %tid.x;
+  shl.b32 %r3, %r2, 2;
+  setp.eq.u32 %p1, %r2, 37;
+  @%p1 mov.u32 %r3, %r1;
+  and.b32 %r3, %r3, 0xffff;
+  )" + op + R"(
+  ret;
+}
+)");
+  return run(*l, "k", {2}, {64}, {param_bytes(off)});
+}
+
+TEST(Faults, SharedLoadOutOfBoundsIsReported) {
+  LaunchResult r = shared_access("ld.shared.u32 %r4, [%r3];", 256);
+  ASSERT_EQ(r.error, LaunchError::IllegalAddress);
+  EXPECT_EQ(r.fault->cta, (Dim3{0, 0, 0}));
+  EXPECT_EQ(r.fault->thread, (Dim3{37, 0, 0}));
+  EXPECT_NE(r.fault->message.find("outside the 256-byte shared window"), std::string::npos)
+      << r.fault->message;
+}
+
+TEST(Faults, SharedStoreMisalignedIsReported) {
+  LaunchResult r = shared_access("st.shared.u32 [%r3], %r2;", 6);
+  ASSERT_EQ(r.error, LaunchError::MisalignedAddress);
+  EXPECT_EQ(r.fault->thread, (Dim3{37, 0, 0}));
+}
+
+TEST(Faults, InBoundsSharedAccessesAreFine) {
+  EXPECT_TRUE(shared_access("ld.shared.u8 %r4, [%r3];", 255).ok());
+  EXPECT_TRUE(shared_access("st.shared.u16 [%r3], %r2;", 254).ok());
+}
+
+TEST(Faults, UseAfterFreeNamesTheFreedAllocation) {
+  auto l = load(R"(
+.visible .entry k(.param .u64 p)
+{
+  .reg .b32 %r<2>; .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [p];
+  ld.global.u32 %r1, [%rd1+8];
+  ret;
+}
+)");
+  uint64_t p = upload(l->device, std::vector<uint32_t>(16));
+  ASSERT_FALSE(l->device.memory().free(p));
+  LaunchResult r = run(*l, "k", {1}, {1}, {param_bytes(p)});
+  ASSERT_EQ(r.error, LaunchError::IllegalAddress);
+  EXPECT_EQ(r.fault->fault.kind, FaultKind::UseAfterFree);
+  EXPECT_NE(r.fault->message.find("use-after-free"), std::string::npos) << r.fault->message;
+}
+
+TEST(Faults, RunawayRecursionOverflowsTheStack) {
+  auto l = load(R"(
+.func (.param .b32 r) down(.param .b32 n)
+{
+  .reg .b32 %r<4>;
+  .local .align 4 .b8 pad[512];
+  ld.param.b32 %r1, [n];
+  st.local.u32 [pad], %r1;
+  add.s32 %r2, %r1, 1;
+  {
+    .param .b32 a; .param .b32 b;
+    st.param.b32 [a], %r2;
+    call (b), down, (a);
+    ld.param.b32 %r3, [b];
+  }
+  st.param.b32 [r], %r3;
+  ret;
+}
+.visible .entry k()
+{
+  .reg .b32 %r<2>;
+  {
+    .param .b32 a; .param .b32 b;
+    st.param.b32 [a], 0;
+    call (b), down, (a);
+    ld.param.b32 %r1, [b];
+  }
+  ret;
+}
+)");
+  LaunchResult r = run(*l, "k", {1}, {32}, {});
+  ASSERT_EQ(r.error, LaunchError::LaunchFailure);
+  EXPECT_EQ(r.fault->fault.kind, FaultKind::StackOverflow);
+}
+
+}  // namespace
+}  // namespace warpsim::functional
