@@ -15,26 +15,7 @@ using testing::load;
 using testing::run;
 using testing::upload;
 
-// Runs `body` (operating on %r1 = a[i], %r2 = b[i], %r3 = c[i], result in
-// %r4) for every i and returns out[i] = %r4.
-std::vector<uint32_t> run_lanes(const std::string& body, const std::vector<uint32_t>& a,
-                                const std::vector<uint32_t>& b, const std::vector<uint32_t>& c) {
-  auto l = load(".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 po)\n{\n"
-                "  .reg .pred %p<4>; .reg .b32 %r<8>; .reg .b64 %rd<12>;\n"
-                "  ld.param.u64 %rd1, [pa]; ld.param.u64 %rd2, [pb]; ld.param.u64 %rd3, [pc];\n"
-                "  ld.param.u64 %rd4, [po];\n"
-                "  mov.u32 %r5, %tid.x; mul.wide.u32 %rd5, %r5, 4;\n"
-                "  add.s64 %rd6, %rd1, %rd5; add.s64 %rd7, %rd2, %rd5; add.s64 %rd8, %rd3, %rd5;\n"
-                "  add.s64 %rd9, %rd4, %rd5;\n"
-                "  ld.global.u32 %r1, [%rd6]; ld.global.u32 %r2, [%rd7]; ld.global.u32 %r3, [%rd8];\n" +
-                body + "\n  st.global.u32 [%rd9], %r4;\n  ret;\n}\n");
-  const uint32_t n = static_cast<uint32_t>(a.size());
-  uint64_t da = upload(l->device, a), db = upload(l->device, b), dc = upload(l->device, c);
-  uint64_t out = upload(l->device, std::vector<uint32_t>(n, 0xdeadbeef));
-  LaunchResult r = run(*l, "k", {1}, {n}, {param_bytes(da), param_bytes(db), param_bytes(dc), param_bytes(out)});
-  EXPECT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
-  return download(l->device, out, n);
-}
+using testing::run_lanes;
 
 TEST(Select, SetWithIntegerSourcesGivesAllOnesOrOnePointZero) {
   const std::vector<uint32_t> a = {1, 5, 0xffffffffu, 7, 0x80000000u};
