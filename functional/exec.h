@@ -63,6 +63,17 @@ inline void write_lanes(Warp& w, uint32_t slot, LaneMask active, F&& value) {
   for_each_lane(active, [&](uint32_t l) { d[l] = value(l); });
 }
 
+// The .and/.or/.xor boolean op of setp/set applied to comparison results `r`
+// and predicate `c` (no op: r).
+inline LaneMask combine(ptx::Operation op, LaneMask r, LaneMask c) {
+  switch (op) {
+    case ptx::Operation::And: return r & c;
+    case ptx::Operation::Or: return r | c;
+    case ptx::Operation::Xor: return r ^ c;
+    default: return r;
+  }
+}
+
 // Handler families: each file exec_<family>.cpp provides one selector that
 // returns the handler for an instruction it implements, or nullptr.
 using HandlerSelector = Handler (*)(const ptx::Instruction& inst, const DecodedInst& decoded);

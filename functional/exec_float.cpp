@@ -177,14 +177,6 @@ double value_of(u64 v, bool ftz) {
   }
 }
 
-LaneMask combine(Operation op, LaneMask r, LaneMask c) {
-  switch (op) {
-    case Operation::And: return r & c;
-    case Operation::Or: return r | c;
-    case Operation::Xor: return r ^ c;
-    default: return r;
-  }
-}
 
 constexpr bool is_packed(ScalarType t) { return t == ScalarType::F16x2 || t == ScalarType::BF16x2; }
 

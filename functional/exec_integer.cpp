@@ -285,24 +285,22 @@ bool compare_int(CmpOp op, uint64_t a, uint64_t b, TypeFacts t) {
   }
 }
 
-LaneMask combine(Operation op, LaneMask r, LaneMask c) {
-  switch (op) {
-    case Operation::And: return r & c;
-    case Operation::Or: return r | c;
-    case Operation::Xor: return r ^ c;
-    default: return r;
-  }
-}
 
-void exec_setp_int(Warp& w, const DecodedInst& inst, LaneMask active) {
-  TypeFacts t = facts(inst.type);
-  const ptx::Modifiers& m = *inst.mods;
+// The lanes where src[0] CmpOp src[1] holds, compared as type `t`.
+LaneMask compare_lanes(Warp& w, const DecodedInst& inst, LaneMask active, ScalarType type) {
+  TypeFacts t = facts(type);
   auto a = w.read(inst.src[0], 0);
   auto b = w.read(inst.src[1], 1);
   LaneMask r = 0;
   for_each_lane(active, [&](uint32_t l) {
-    if (compare_int(m.cmp, a[l], b[l], t)) r |= 1u << l;
+    if (compare_int(inst.mods->cmp, a[l], b[l], t)) r |= 1u << l;
   });
+  return r;
+}
+
+void exec_setp_int(Warp& w, const DecodedInst& inst, LaneMask active) {
+  const ptx::Modifiers& m = *inst.mods;
+  LaneMask r = compare_lanes(w, inst, active, inst.type);
   LaneMask c = m.op != Operation::None ? w.read_pred(inst.src[2]) : 0;
   w.write_pred(inst.dst[0], active, combine(m.op, r, c));
   if (inst.dst_pred != kNoSlot) w.write_pred(inst.dst_pred, active, combine(m.op, ~r, c));
@@ -312,14 +310,8 @@ void exec_setp_int(Warp& w, const DecodedInst& inst, LaneMask active) {
 // d = all ones (integer dtype) or 1.0f (f32 dtype) where the combined
 // comparison holds, else 0.
 void exec_set_int(Warp& w, const DecodedInst& inst, LaneMask active) {
-  TypeFacts t = facts(inst.type2);
   const ptx::Modifiers& m = *inst.mods;
-  auto a = w.read(inst.src[0], 0);
-  auto b = w.read(inst.src[1], 1);
-  LaneMask r = 0;
-  for_each_lane(active, [&](uint32_t l) {
-    if (compare_int(m.cmp, a[l], b[l], t)) r |= 1u << l;
-  });
+  LaneMask r = compare_lanes(w, inst, active, inst.type2);
   r = combine(m.op, r, m.op != Operation::None ? w.read_pred(inst.src[2]) : 0);
   const uint64_t yes = inst.type == ScalarType::F32 ? 0x3f800000u : 0xffffffffu;
   write_lanes(w, inst.dst[0], active, [&](uint32_t l) -> uint64_t { return (r >> l & 1) ? yes : 0; });

@@ -11,10 +11,7 @@
 namespace warpsim::functional {
 namespace {
 
-using testing::download;
-using testing::load;
-using testing::run;
-using testing::upload;
+using namespace testing;  // load, upload, run, download, run_lanes
 
 constexpr const char* kSm90 = ".version 8.5\n.target sm_90\n.address_size 64\n";
 

@@ -10,10 +10,7 @@
 namespace warpsim::functional {
 namespace {
 
-using testing::download;
-using testing::load;
-using testing::run;
-using testing::upload;
+using namespace testing;  // load, upload, run, download, run_lanes
 
 // Every thread adds `v` to the one word at out, with the given atom form.
 std::string add_kernel(const std::string& form, const std::string& type) {

@@ -23,10 +23,7 @@
 namespace warpsim::functional {
 namespace {
 
-using testing::download;
-using testing::load;
-using testing::run;
-using testing::upload;
+using namespace testing;  // load, upload, run, download, run_lanes
 
 constexpr uint32_t kLanes = 60;  // two warps, the second partial
 constexpr uint64_t kSentinel = 0xa5a5a5a5a5a5a5a5ull;

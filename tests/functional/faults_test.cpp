@@ -9,9 +9,7 @@
 namespace warpsim::functional {
 namespace {
 
-using testing::load;
-using testing::run;
-using testing::upload;
+using namespace testing;  // load, upload, run, download, run_lanes
 
 // Thread `bad` of a 64-thread block accesses shared memory at byte offset
 // `off` (a 256-byte array); the others stay in bounds.

@@ -11,10 +11,7 @@
 namespace warpsim::functional {
 namespace {
 
-using testing::download;
-using testing::load;
-using testing::run;
-using testing::upload;
+using namespace testing;  // load, upload, run, download, run_lanes
 
 // Each thread: out[i] = i * 7 + clock-free work; CTA-level shared reduction
 // into sums[ctaid]; a global integer histogram via atom.add; the first thread

@@ -13,9 +13,7 @@
 namespace warpsim::functional {
 namespace {
 
-using testing::download;
-using testing::run;
-using testing::upload;
+using namespace testing;  // load, upload, run, download, run_lanes
 
 std::unique_ptr<testing::Loaded> load_heap_ptx() {
   std::ifstream in(std::filesystem::path(WARPSIM_SOURCE_DIR) / "tests/functional/data/heap.ptx");
