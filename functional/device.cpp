@@ -138,6 +138,7 @@ LaunchResult Device::launch(const Program& program, const KernelInfo& kernel,
   ctx.params = std::move(params);
   ctx.clock = clock_base_;
   ctx.heap = &heap_;
+  ctx.textures = &textures_;
   // The heap is made before the first kernel that needs it runs (device-side
   // allocation must not happen while executor threads translate addresses).
   if (!heap_.created())

@@ -16,6 +16,7 @@
 #include "functional/grid.h"
 #include "functional/launch.h"
 #include "functional/program.h"
+#include "functional/texture.h"
 #include "functional/warp.h"
 
 namespace warpsim::functional {
@@ -82,6 +83,30 @@ class Device {
   // The heap of device-side malloc/free (cudaLimitMallocHeapSize).
   DeviceHeap& heap() { return heap_; }
 
+  // CUDA arrays, texture objects and surface objects (functional/texture.h):
+  // handles for cudaArray_t / cudaTextureObject_t / cudaSurfaceObject_t.
+  // Creation returns 0 and says why on invalid descriptions.
+  TextureTable& textures() { return textures_; }
+  uint64_t create_array(const ArrayDesc& desc, std::string* why = nullptr) {
+    return textures_.create_array(*memory_, desc, why);
+  }
+  bool destroy_array(uint64_t array) { return textures_.destroy_array(*memory_, array); }
+  Fault copy_to_array(uint64_t array, const void* src) {
+    return textures_.copy_to_array(*memory_, array, src);
+  }
+  Fault copy_from_array(void* dst, uint64_t array) const {
+    return textures_.copy_from_array(*memory_, dst, array);
+  }
+  uint64_t create_texture_object(const ResourceDesc& res, const TextureDesc& desc,
+                                 std::string* why = nullptr) {
+    return textures_.create_texture(res, desc, why);
+  }
+  bool destroy_texture_object(uint64_t tex) { return textures_.destroy_texture(tex); }
+  uint64_t create_surface_object(const ResourceDesc& res, std::string* why = nullptr) {
+    return textures_.create_surface(res, why);
+  }
+  bool destroy_surface_object(uint64_t surf) { return textures_.destroy_surface(surf); }
+
   // Device printf output of all launches so far (also sent to `on_print`).
   const std::string& printed() const { return printed_; }
   std::function<void(const std::string&)> on_print;
@@ -93,6 +118,7 @@ class Device {
   uint64_t clock_base_ = 0;  // %clock64 at the start of the next launch
   ExecutorOptions options_;
   DeviceHeap heap_;
+  TextureTable textures_;
 };
 
 // Helpers to build parameter values.

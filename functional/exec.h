@@ -84,6 +84,8 @@ Handler select_float(const ptx::Instruction&, const DecodedInst&);
 Handler select_convert(const ptx::Instruction&, const DecodedInst&);
 Handler select_warp(const ptx::Instruction&, const DecodedInst&);
 Handler select_async(const ptx::Instruction&, const DecodedInst&);
+Handler select_texture(const ptx::Instruction&, const DecodedInst&);
+Handler select_tensor(const ptx::Instruction&, const DecodedInst&);
 
 // The handler for an instruction, or nullptr when warpsim cannot execute it
 // (the lowering then installs a handler that stops the kernel with a clear

@@ -140,10 +140,12 @@ void exec_mul(Warp& w, const DecodedInst& inst, LaneMask active) {
   if (kMad && set_cc) w.carry = (w.carry & ~active) | (carry_out & active);
 }
 
-// mul24/mad24: 24-bit operands, .lo or .hi of the 48-bit product.
+// mul24/mad24: 24-bit operands, .lo or .hi of the 48-bit product; for
+// mad24.hi.sat.s32 the 32-bit signed addition of c saturates.
 template <bool kMad>
 void exec_mul24(Warp& w, const DecodedInst& inst, LaneMask active) {
   bool sgn = ptx::is_signed(inst.type), hi = inst.mods->has(Flag::Hi);
+  bool sat = kMad && sgn && inst.mods->has(Flag::Sat);
   auto a = w.read(inst.src[0], 0);
   auto b = w.read(inst.src[1], 1);
   auto c = w.read(kMad ? inst.src[2] : inst.src[0], 2);
@@ -152,6 +154,10 @@ void exec_mul24(Warp& w, const DecodedInst& inst, LaneMask active) {
     int64_t y = sgn ? sign_extend(b[l], 24) : static_cast<int64_t>(truncate(b[l], 24));
     uint64_t p = static_cast<uint64_t>(x * y);
     uint64_t r = hi ? (p >> 16) : p;
+    if (sat) {
+      int64_t s = sign_extend(r, 32) + sign_extend(c[l], 32);
+      return truncate(static_cast<uint64_t>(std::clamp<int64_t>(s, INT32_MIN, INT32_MAX)), 32);
+    }
     if (kMad) r += c[l];
     return truncate(r, 32);
   });
@@ -165,8 +171,10 @@ void exec_sad(Warp& w, const DecodedInst& inst, LaneMask active) {
   write_lanes(w, inst.dst[0], active, [&](uint32_t l) {
     uint64_t d;
     if (t.is_signed) {
+      // |x - y| in unsigned arithmetic: for .s64 it can exceed INT64_MAX.
       int64_t x = sign_extend(a[l], t.bits), y = sign_extend(b[l], t.bits);
-      d = static_cast<uint64_t>(x > y ? x - y : y - x);
+      uint64_t ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
+      d = x > y ? ux - uy : uy - ux;
     } else {
       uint64_t x = truncate(a[l], t.bits), y = truncate(b[l], t.bits);
       d = x > y ? x - y : y - x;

@@ -7,6 +7,8 @@ namespace {
 constexpr HandlerSelector kFamilies[] = {
     select_control, select_memory, select_integer, select_float, select_convert, select_warp,
     select_async,
+    select_texture,
+    select_tensor,
 };
 }  // namespace
 

@@ -12,6 +12,8 @@
 
 namespace warpsim::functional {
 
+class TextureTable;
+
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
   uint64_t count() const { return uint64_t{x} * y * z; }
@@ -31,7 +33,8 @@ struct LaunchConfig {
   // means the kernel's own .reqnctapercluster, if any.
   Dim3 cluster;
   // %envreg0..31 as the driver sets them (the runtime puts the grid-sync
-  // workspace address of a cooperative launch in %envreg1/%envreg2).
+  // workspace address of a cooperative launch in %envreg2 (low 32 bits) and
+  // %envreg1 (high 32 bits): nvcc's grid.sync() rebuilds it that way).
   std::array<uint32_t, 32> envreg{};
 };
 
@@ -48,6 +51,7 @@ struct LaunchContext {
   bool buffer_output = false;               // printf kept per CTA, emitted in CTA order
   bool concurrent = false;                  // CTAs run on several host threads
   DeviceHeap* heap = nullptr;               // device malloc/free
+  const TextureTable* textures = nullptr;   // texture/surface objects (tex, suld, sust...)
 };
 
 }  // namespace warpsim::functional

@@ -22,6 +22,20 @@ uint32_t component_offset(ptx::Component c) {
   }
 }
 
+bool is_texture_op(ptx::Opcode op) {
+  using ptx::Opcode;
+  return op == Opcode::Tex || op == Opcode::Tld4 || op == Opcode::Txq || op == Opcode::Suld ||
+         op == Opcode::Sust || op == Opcode::Sured || op == Opcode::Suq;
+}
+
+// Tensor-core instructions whose vector operands are fragments
+// (DecodedInst::extra_slots).
+bool is_fragment_op(ptx::Opcode op) {
+  using ptx::Opcode;
+  return op == Opcode::Wmma || op == Opcode::Mma || op == Opcode::Ldmatrix ||
+         op == Opcode::Stmatrix;
+}
+
 }  // namespace
 
 void Lowering::decode_function(uint32_t fn) {
@@ -125,8 +139,14 @@ bool Lowering::decode_address(uint32_t fn, const ptx::Instruction& inst, const p
     case StateSpace::Param:
     case StateSpace::ParamEntry:
     case StateSpace::ParamFunc:
-      window = f.is_entry && op.base != ptx::AddressBase::Register &&
-                       op.sym.kind == SymbolKind::Param
+      // In a kernel, a load through a register reads a kernel parameter too:
+      // nvcc and clang index by-value struct parameters with the address
+      // `mov.b64 %rd, kernel_param` gives (its offset in the parameter
+      // buffer). Call-sequence .param variables are always named directly.
+      window = f.is_entry && inst.mods.space(0) != StateSpace::ParamFunc &&
+                       (op.base == ptx::AddressBase::Register
+                            ? inst.opcode != ptx::Opcode::St
+                            : op.sym.kind == SymbolKind::Param)
                    ? Window::KernelParam
                    : Window::Local;
       break;
@@ -194,8 +214,32 @@ bool Lowering::decode_operands(uint32_t fn, const ptx::Instruction& inst, Decode
     d.dst[d.num_dst++] = L.slot[e.reg] + component_offset(e.component);
     return true;
   };
+  // Tensor-core fragments: each vector operand becomes one group of
+  // Program::extra_operands (see DecodedInst::extra_slots).
+  const bool fragments = is_fragment_op(inst.opcode);
+  uint32_t groups = 0;
+  auto add_fragment = [&](const ptx::Operand& vec, bool is_dst) {
+    auto elems = f.elements(vec);
+    if (groups >= 4 || elems.size() > 255) return false;
+    if (d.extra_slots == kNoSlot) d.extra_slots = static_cast<uint32_t>(program_->extra_operands.size());
+    for (const ptx::Operand& e : elems) {
+      Operand o;  // a destination sink stays None
+      if (!is_dst || e.kind != OperandKind::Sink) {
+        auto v = decode_value(fn, e, d.type);
+        if (!v || !(v->kind == Src::Reg || (!is_dst && v->kind == Src::Imm))) return false;
+        o = *v;
+      }
+      program_->extra_operands.push_back(o);
+    }
+    d.extra_count[groups++] = static_cast<uint8_t>(elems.size());
+    return true;
+  };
   for (size_t i = 0; i < nd; ++i) {
     const ptx::Operand& op = ops[i];
+    if (fragments && op.kind == OperandKind::Vector) {
+      if (!add_fragment(op, true)) return false;
+      continue;
+    }
     if (op.kind == OperandKind::Vector || op.kind == OperandKind::Pair) {
       for (const ptx::Operand& e : f.elements(op))
         if (e.kind == OperandKind::Vector) {
@@ -208,12 +252,53 @@ bool Lowering::decode_operands(uint32_t fn, const ptx::Instruction& inst, Decode
       return false;
     }
   }
+  // Texture and surface operands `[object, {coordinates}]` (exec_texture.cpp):
+  // d.addr holds the object handle, either directly (window Generic: a
+  // register or an immediate) or as the address of the .texref/.surfref/
+  // .param variable that holds it; each coordinate becomes the base of one
+  // entry of Program::addresses[d.more_addrs...], d.target of them. Forms
+  // with an explicit sampler (independent mode) are not decoded.
+  const bool texture = is_texture_op(inst.opcode);
+  auto texture_operand = [&](const ptx::Operand& op) {
+    Address a;
+    if (op.base == ptx::AddressBase::Register) {
+      if (op.reg == ptx::kNone || L.is_pred[op.reg]) return false;
+      a.base = Operand{Src::Reg, false, L.slot[op.reg], 0};
+    } else if (op.base == ptx::AddressBase::Symbol) {
+      auto p = place_of(fn, op.sym);
+      if (!p) return false;
+      a.window = p->window;  // never Generic
+      a.base = p->base;
+    } else {
+      a.base = Operand{Src::Imm, false, kNoSlot, 0};
+    }
+    a.offset = op.value;
+    d.addr = a;
+    if (op.count == 0) return true;  // txq / suq: no coordinates
+    if (op.count != 1) return false;
+    const ptx::Operand& c = f.elements(op)[0];
+    std::span<const ptx::Operand> coords = c.kind == OperandKind::Vector ? f.elements(c)
+                                                                          : std::span(&c, 1);
+    d.more_addrs = static_cast<uint32_t>(program_->addresses.size());
+    d.target = static_cast<uint32_t>(coords.size());
+    for (const ptx::Operand& e : coords) {
+      auto v = e.kind == OperandKind::Sink ? Operand{Src::Imm, false, kNoSlot, 0}
+                                           : decode_value(fn, e, ScalarType::B32);
+      if (!v) return false;
+      program_->addresses.push_back(Address{Window::Generic, *v, 0});
+    }
+    return true;
+  };
   bool source_is_second_type = inst.opcode == ptx::Opcode::Cvt || inst.opcode == ptx::Opcode::Set;
   ScalarType src_type = source_is_second_type && d.type2 != ScalarType::None ? d.type2 : d.type;
   size_t num_addrs = 0;
   for (size_t i = nd; i < ops.size(); ++i) {
     const ptx::Operand& op = ops[i];
     if (op.kind == OperandKind::Address) {
+      if (texture) {
+        if (num_addrs++ != 0 || !texture_operand(op)) return false;
+        continue;
+      }
       if (num_addrs == 0) {
         if (!decode_address(fn, inst, op, d.addr)) return false;
       } else {
@@ -225,7 +310,12 @@ bool Lowering::decode_operands(uint32_t fn, const ptx::Instruction& inst, Decode
       ++num_addrs;
       continue;
     }
+    if (fragments && op.kind == OperandKind::Vector) {
+      if (!add_fragment(op, false)) return false;
+      continue;
+    }
     if (op.kind == OperandKind::Vector) {
+      if (texture && inst.mods.has(ptx::Flag::Grad)) continue;  // tex.grad samples level 0 only
       for (const ptx::Operand& e : f.elements(op)) {
         auto v = decode_value(fn, e, src_type);
         if (!v || d.num_src >= 5) return false;

@@ -85,6 +85,15 @@ struct DecodedInst {
   // Address operands after the first (cp.async [dst], [src]; cp.async.bulk
   // [dst], [src], size, [mbar]): Program::addresses[more_addrs...].
   uint32_t more_addrs = kNoSlot;
+  // Vector operands of the tensor-core instructions (wmma, mma, ldmatrix,
+  // stmatrix), whose fragments of up to 8 registers do not fit dst[]/src[]:
+  // each vector operand, in PTX order, is one group of
+  // Program::extra_operands, starting at extra_slots; group g has
+  // extra_count[g] entries and directly follows group g-1. Destination
+  // entries are Reg (None for a `_` sink), source entries Reg or Imm.
+  // Scalar operands (wmma's stride) stay in dst[]/src[] as usual.
+  uint32_t extra_slots = kNoSlot;
+  uint8_t extra_count[4] = {0, 0, 0, 0};
   uint32_t target = 0;        // bra: instruction index; call: callee function
   uint32_t reconvergence = 0; // bra/brx/call: where divergent paths meet
   const ptx::Modifiers* mods = nullptr;  // the full typed modifiers (rarely needed)
@@ -144,6 +153,7 @@ struct Program {
   std::vector<KernelInfo> kernels;
   std::vector<CallSite> call_sites;
   std::vector<Address> addresses;  // see DecodedInst::more_addrs
+  std::vector<Operand> extra_operands;  // see DecodedInst::extra_slots
   // brx.idx targets: DecodedInst::target indexes the first of its list here.
   std::vector<uint32_t> branch_tables;
   // Device addresses of module-scope .global/.const variables (kNone-valued

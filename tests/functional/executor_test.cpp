@@ -2,6 +2,7 @@
 // embedding API, results checked against host computations.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -11,10 +12,7 @@
 namespace warpsim::functional {
 namespace {
 
-using testing::download;
-using testing::load;
-using testing::run;
-using testing::upload;
+using namespace testing;  // load, upload, run, download, run_lanes
 
 const char* kVecAdd = R"(
 .visible .entry vadd(.param .u64 a, .param .u64 b, .param .u64 c, .param .u32 n)
@@ -261,6 +259,94 @@ TEST(Executor, TrapStopsTheLaunch) {
   auto r = run(*l, "k", {2}, {32}, {});
   EXPECT_EQ(r.error, LaunchError::LaunchFailure);
   EXPECT_NE(r.fault->message.find("trap executed"), std::string::npos);
+}
+
+// Corpus regression (structs.cu, clang and nvcc): a by-value struct kernel
+// parameter indexed through a register holding its address (`mov.b64 %rd,
+// param`) is read from the parameter buffer, not from local memory.
+TEST(Executor, KernelParamLoadThroughRegister) {
+  auto l = load(R"(
+.visible .entry k(.param .align 8 .b8 s[24], .param .u64 out)
+{
+  .reg .b32 %r<4>; .reg .b64 %rd<8>;
+  mov.b64 %rd1, s;
+  ld.param.u64 %rd2, [out];
+  cvta.to.global.u64 %rd3, %rd2;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd4, %r1, 8;
+  add.s64 %rd5, %rd1, %rd4;
+  ld.param.u64 %rd6, [%rd5];
+  add.s64 %rd7, %rd3, %rd4;
+  st.global.u64 [%rd7], %rd6;
+  ld.param.u32 %r2, [%rd1+20];
+  st.global.u32 [%rd3+24], %r2;
+  ret;
+}
+)");
+  const std::vector<uint64_t> s = {0x1111222233334444ull, 0x5555666677778888ull,
+                                   0x99990000aaaabbbbull};
+  uint64_t out = upload(l->device, std::vector<uint64_t>(4));
+  std::vector<uint8_t> sb(24);
+  std::memcpy(sb.data(), s.data(), 24);
+  auto r = run(*l, "k", {1}, {3}, {sb, param_bytes(out)});
+  ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+  auto v = download<uint64_t>(l->device, out, 4);
+  EXPECT_EQ(v[0], s[0]);
+  EXPECT_EQ(v[1], s[1]);
+  EXPECT_EQ(v[2], s[2]);
+  EXPECT_EQ(v[3] & 0xffffffffu, 0x99990000u);
+}
+
+// Corpus regression (devfunc.cu fnptr_table): an indirect call whose lanes
+// hold different targets calls each target in turn; every group of lanes
+// receives its own callee's return value.
+TEST(Executor, DivergentIndirectCallReturnValues) {
+  auto l = load(R"(
+.func (.param .b32 r) add100(.param .b32 x)
+{
+  .reg .b32 %r<2>;
+  ld.param.b32 %r1, [x];
+  add.s32 %r1, %r1, 100;
+  st.param.b32 [r], %r1;
+  ret;
+}
+.func (.param .b32 r) times3(.param .b32 x)
+{
+  .reg .b32 %r<2>;
+  ld.param.b32 %r1, [x];
+  mul.lo.s32 %r1, %r1, 3;
+  st.param.b32 [r], %r1;
+  ret;
+}
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<8>;
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 1;
+  setp.eq.u32 %p1, %r2, 0;
+  mov.u64 %rd1, add100;
+  mov.u64 %rd2, times3;
+  selp.b64 %rd3, %rd1, %rd2, %p1;
+  {
+  .param .b32 param0;
+  st.param.b32 [param0], %r1;
+  .param .b32 retval0;
+  prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);
+  call (retval0), %rd3, (param0), prototype_0;
+  ld.param.b32 %r3, [retval0];
+  }
+  ld.param.u64 %rd4, [out];
+  mul.wide.u32 %rd5, %r1, 4;
+  add.s64 %rd6, %rd4, %rd5;
+  st.global.u32 [%rd6], %r3;
+  ret;
+}
+)");
+  uint64_t out = upload(l->device, std::vector<uint32_t>(32));
+  auto r = run(*l, "k", {1}, {32}, {param_bytes(out)});
+  ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+  auto v = download(l->device, out, 32);
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(v[t], t % 2 == 0 ? t + 100 : 3 * t) << t;
 }
 
 }  // namespace

@@ -126,8 +126,9 @@ TEST(Grid, ParallelFaultIsTheFirstFaultingCtaAndOutputStopsThere) {
 }
 
 // A grid-wide barrier the way cooperative groups builds it: every CTA adds to
-// a counter in the workspace whose address the driver passes in %envreg1
-// (low) / %envreg2 (high), then spins until all have arrived. CTA c then reads
+// a counter in the workspace whose address the driver passes in %envreg2
+// (low half) and %envreg1 (high half), as nvcc's cooperative-groups code
+// reads it, then spins until all have arrived. CTA c then reads
 // what CTA (c+1) % n wrote before the barrier.
 const char* kGridSync = R"(
 .visible .entry gsync(.param .u64 data, .param .u64 out)
@@ -136,7 +137,7 @@ const char* kGridSync = R"(
   ld.param.u64 %rd1, [data]; ld.param.u64 %rd2, [out];
   mov.u32 %r1, %ctaid.x; mov.u32 %r2, %nctaid.x; mov.u32 %r3, %tid.x;
   mov.u32 %r4, %envreg1; mov.u32 %r5, %envreg2;
-  mov.b64 %rd5, {%r4, %r5};
+  mov.b64 %rd5, {%r5, %r4};
   setp.ne.s32 %p1, %r3, 0;
   @%p1 bra WAIT;
   mul.wide.u32 %rd6, %r1, 4;
@@ -180,8 +181,8 @@ LaunchResult run_gsync(bool cooperative, std::vector<uint32_t>* result) {
   cfg.grid = {n};
   cfg.block = {64};
   cfg.cooperative = cooperative;
-  cfg.envreg[1] = static_cast<uint32_t>(workspace);
-  cfg.envreg[2] = static_cast<uint32_t>(workspace >> 32);
+  cfg.envreg[2] = static_cast<uint32_t>(workspace);
+  cfg.envreg[1] = static_cast<uint32_t>(workspace >> 32);
   LaunchResult r = l->device.launch(*l->program, *k, cfg, *params);
   if (result) *result = download(l->device, out, n);
   return r;
