@@ -275,35 +275,43 @@ void exec_shift(Warp& w, const DecodedInst& inst, LaneMask active) {
 
 // ---- comparison and selection ----------------------------------------------------------
 
-bool compare_int(CmpOp op, uint64_t a, uint64_t b, TypeFacts t) {
-  int64_t sa = sign_extend(a, t.bits), sb = sign_extend(b, t.bits);
-  uint64_t ua = truncate(a, t.bits), ub = truncate(b, t.bits);
-  switch (op) {
-    case CmpOp::Eq: return ua == ub;
-    case CmpOp::Ne: return ua != ub;
-    case CmpOp::Lt: return t.is_signed ? sa < sb : ua < ub;
-    case CmpOp::Le: return t.is_signed ? sa <= sb : ua <= ub;
-    case CmpOp::Gt: return t.is_signed ? sa > sb : ua > ub;
-    case CmpOp::Ge: return t.is_signed ? sa >= sb : ua >= ub;
-    case CmpOp::Lo: return ua < ub;
-    case CmpOp::Ls: return ua <= ub;
-    case CmpOp::Hi: return ua > ub;
-    case CmpOp::Hs: return ua >= ub;
-    default: return false;
-  }
-}
-
-
 // The lanes where src[0] CmpOp src[1] holds, compared as type `t`.
-LaneMask compare_lanes(Warp& w, const DecodedInst& inst, LaneMask active, ScalarType type) {
-  TypeFacts t = facts(type);
-  auto a = w.read(inst.src[0], 0);
-  auto b = w.read(inst.src[1], 1);
+// Operands become order-preserving unsigned keys (signed values sign-extended
+// with the sign bit flipped), so one unsigned comparison, chosen once per
+// instruction rather than per lane, serves every type.
+template <typename Less>
+LaneMask compare_keys(const Warp::Lanes& a, const Warp::Lanes& b, LaneMask active, TypeFacts t,
+                      bool as_signed, Less less) {
+  auto key = [&](uint64_t v) {
+    return as_signed ? static_cast<uint64_t>(sign_extend(v, t.bits)) ^ (uint64_t{1} << 63)
+                     : truncate(v, t.bits);
+  };
   LaneMask r = 0;
   for_each_lane(active, [&](uint32_t l) {
-    if (compare_int(inst.mods->cmp, a[l], b[l], t)) r |= 1u << l;
+    if (less(key(a[l]), key(b[l]))) r |= 1u << l;
   });
   return r;
+}
+
+LaneMask compare_lanes(Warp& w, const DecodedInst& inst, LaneMask active, ScalarType type) {
+  const TypeFacts t = facts(type);
+  auto a = w.read(inst.src[0], 0);
+  auto b = w.read(inst.src[1], 1);
+  const bool s = t.is_signed;
+  using U = uint64_t;
+  switch (inst.mods->cmp) {
+    case CmpOp::Eq: return compare_keys(a, b, active, t, false, [](U x, U y) { return x == y; });
+    case CmpOp::Ne: return compare_keys(a, b, active, t, false, [](U x, U y) { return x != y; });
+    case CmpOp::Lt: return compare_keys(a, b, active, t, s, [](U x, U y) { return x < y; });
+    case CmpOp::Le: return compare_keys(a, b, active, t, s, [](U x, U y) { return x <= y; });
+    case CmpOp::Gt: return compare_keys(a, b, active, t, s, [](U x, U y) { return x > y; });
+    case CmpOp::Ge: return compare_keys(a, b, active, t, s, [](U x, U y) { return x >= y; });
+    case CmpOp::Lo: return compare_keys(a, b, active, t, false, [](U x, U y) { return x < y; });
+    case CmpOp::Ls: return compare_keys(a, b, active, t, false, [](U x, U y) { return x <= y; });
+    case CmpOp::Hi: return compare_keys(a, b, active, t, false, [](U x, U y) { return x > y; });
+    case CmpOp::Hs: return compare_keys(a, b, active, t, false, [](U x, U y) { return x >= y; });
+    default: return 0;
+  }
 }
 
 void exec_setp_int(Warp& w, const DecodedInst& inst, LaneMask active) {
