@@ -14,7 +14,7 @@
 namespace warpsim::functional {
 namespace {
 
-using testing::run_lanes;
+using namespace testing;  // load, upload, run, download, run_lanes
 
 uint32_t fb(float f) { return std::bit_cast<uint32_t>(f); }
 float bf(uint32_t u) { return std::bit_cast<float>(u); }

@@ -22,11 +22,7 @@
 namespace warpsim::functional {
 namespace {
 
-using testing::download;
-using testing::load;
-using testing::run;
-using testing::run_lanes;
-using testing::upload;
+using namespace testing;  // load, upload, run, download, run_lanes
 
 using u128 = unsigned __int128;
 using i128 = __int128;

@@ -10,25 +10,15 @@
 
 #include "functional/fp/arith.h"
 
+#include "tests/functional/fp_test_util.h"
+
 namespace warpsim::functional::fp {
 namespace {
 
-using R = ptx::Rounding;
-constexpr R kModes[] = {R::Rn, R::Rz, R::Rm, R::Rp};
+using namespace test;  // R, kModes, F, D, fe
 
-uint32_t F(float f) { return f32_bits(f); }
-uint64_t D(double d) { return f64_bits(d); }
 constexpr uint32_t kOne = 0x3f800000u, kMax32 = 0x7f7fffffu, kInf32 = 0x7f800000u;
 constexpr uint64_t kOne64 = 0x3ff0000000000000ull, kMax64 = 0x7fefffffffffffffull;
-
-int fe(R r) {
-  switch (r) {
-    case R::Rz: return FE_TOWARDZERO;
-    case R::Rm: return FE_DOWNWARD;
-    case R::Rp: return FE_UPWARD;
-    default: return FE_TONEAREST;
-  }
-}
 
 // Runs fn (which reads volatile inputs) under the host rounding mode; NaNs
 // are reported as the PTX canonical NaN.

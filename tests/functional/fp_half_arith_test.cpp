@@ -16,11 +16,12 @@
 #include <immintrin.h>
 #endif
 
+#include "tests/functional/fp_test_util.h"
+
 namespace warpsim::functional::fp {
 namespace {
 
-using R = ptx::Rounding;
-constexpr R kModes[] = {R::Rn, R::Rz, R::Rm, R::Rp};
+using namespace test;  // R, kModes, F, D, fe
 constexpr uint16_t kOneH = 0x3c00, kMaxH = 0x7bff, kInfH = 0x7c00;
 
 TEST(FpHalfArith, AddRoundsPerMode) {
@@ -106,15 +107,6 @@ __attribute__((target("f16c"))) uint16_t host_f16(float f, R r) {
   }
 }
 __attribute__((target("f16c"))) float host_f16_value(uint16_t h) { return _cvtsh_ss(h); }
-
-int fe(R r) {
-  switch (r) {
-    case R::Rz: return FE_TOWARDZERO;
-    case R::Rm: return FE_DOWNWARD;
-    case R::Rp: return FE_UPWARD;
-    default: return FE_TONEAREST;
-  }
-}
 
 // fn evaluated exactly-then-rounded-to-odd in f32, then rounded to f16 by F16C.
 template <class Fn>

@@ -13,14 +13,13 @@
 #include <immintrin.h>
 #endif
 
+#include "tests/functional/fp_test_util.h"
+
 namespace warpsim::functional::fp {
 namespace {
 
-using R = ptx::Rounding;
-constexpr R kModes[] = {R::Rn, R::Rz, R::Rm, R::Rp};
+using namespace test;  // R, kModes, F, D, fe
 
-uint32_t F(float f) { return f32_bits(f); }
-uint64_t D(double d) { return f64_bits(d); }
 
 TEST(FpHalfConvert, F16MaxAndOverflowPerMode) {
   for (R r : kModes) EXPECT_EQ(f32_to_f16(F(65504.0f), r), 0x7bff);

@@ -15,10 +15,7 @@
 namespace warpsim::functional {
 namespace {
 
-using testing::download;
-using testing::load;
-using testing::run;
-using testing::upload;
+using namespace testing;  // load, upload, run, download, run_lanes
 using namespace tensor_testing;
 
 // ---- hand-written wmma kernels ---------------------------------------------------------

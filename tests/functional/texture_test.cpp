@@ -19,10 +19,7 @@
 namespace warpsim::functional {
 namespace {
 
-using testing::download;
-using testing::load;
-using testing::run;
-using testing::upload;
+using namespace testing;  // load, upload, run, download, run_lanes
 
 using V4 = std::array<uint32_t, 4>;
 uint32_t u(float f) { return std::bit_cast<uint32_t>(f); }

@@ -22,10 +22,7 @@
 namespace warpsim::functional {
 namespace {
 
-using testing::download;
-using testing::load;
-using testing::run;
-using testing::upload;
+using namespace testing;  // load, upload, run, download, run_lanes
 
 constexpr uint32_t kSentinel = 0xdeadbeefu;  // output words no lane should write
 constexpr uint32_t kCanonicalNaN = 0x7fffffffu;
