@@ -40,6 +40,7 @@ Cta::Cta(const LaunchContext& launch, Dim3 ctaid, CtaBuffers& buffers, Cluster* 
 void HostBuffer::reserve(size_t bytes) {
   if (bytes <= size_) return;
   auto* p = static_cast<uint8_t*>(std::calloc(bytes, 1));
+  // Launches are limited to a size calloc can reserve (Device::launch).
   WARPSIM_INVARIANT(p != nullptr, "out of host memory for CTA buffers");
   data_.reset(p);
   size_ = bytes;

@@ -116,7 +116,10 @@ std::optional<std::vector<uint8_t>> Device::layout_params(
 LaunchResult Device::launch(const Program& program, const KernelInfo& kernel,
                             const LaunchConfig& config, std::vector<uint8_t> params) {
   LaunchResult result;
-  if (config.grid.count() == 0 || config.block.count() == 0 || config.block.count() > 1024) {
+  // Local memory is reserved lazily (calloc'd pages), but the reservation
+  // itself must be possible: at most 16 GiB of stack per CTA.
+  const bool stack_fits = uint64_t{config.local_bytes_per_thread} * config.block.count() <= (16ull << 30);
+  if (config.grid.count() == 0 || config.block.count() == 0 || config.block.count() > 1024 || !stack_fits) {
     result.error = LaunchError::InvalidConfiguration;
     return result;
   }

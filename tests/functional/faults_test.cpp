@@ -105,5 +105,17 @@ TEST(Faults, RunawayRecursionOverflowsTheStack) {
   EXPECT_EQ(r.fault->fault.kind, FaultKind::StackOverflow);
 }
 
+TEST(Faults, AStackTooLargeToReserveIsAnInvalidConfiguration) {
+  auto l = load(".visible .entry k() { ret; }");
+  const KernelInfo* k = l->program->find_kernel("k");
+  LaunchConfig cfg;
+  cfg.block = {1024};
+  cfg.local_bytes_per_thread = 64u << 20;  // 64 GiB for the CTA
+  auto params = l->device.layout_params(*k, std::vector<std::vector<uint8_t>>{});
+  EXPECT_EQ(l->device.launch(*l->program, *k, cfg, *params).error, LaunchError::InvalidConfiguration);
+  cfg.local_bytes_per_thread = 1u << 20;  // 1 GiB, reserved lazily: fine
+  EXPECT_TRUE(l->device.launch(*l->program, *k, cfg, *params).ok());
+}
+
 }  // namespace
 }  // namespace warpsim::functional
