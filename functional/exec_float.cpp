@@ -1,13 +1,20 @@
 // Handler family: floating point — add/sub/mul/fma/mad/div/rcp/sqrt/rsqrt,
 // sin/cos/lg2/ex2/tanh, min/max, abs/neg/copysign, testp, and setp/set with
-// float operands, for .f32, .f64, .f16, .bf16 and the packed .f16x2/.bf16x2.
+// float operands, for .f32, .f64, .f16, .bf16, the packed .f16x2/.bf16x2/
+// .f32x2, and the mixed-precision add/sub/fma.f32.{f16,bf16}.
 //
 // All numerics come from functional/fp (correct rounding in every mode, .ftz,
 // .sat, .relu, PTX NaN rules); this file only maps instruction forms onto it.
-// An element-wise operation is a small struct with a static apply() on bit
-// patterns; the selector picks the struct once at decode time, and packed
-// forms apply the 16-bit operation to both halves (low half = element 0).
-#include <bit>
+// An element-wise operation is a small struct naming the modifiers its form
+// accepts, its operand count, and a static apply() on bit patterns. The
+// selector checks the instruction's modifiers against that list (a modifier
+// the form does not take makes the instruction unsupported instead of being
+// silently ignored) and picks, once at decode time, the handler instantiated
+// for exactly that rounding mode and modifier set: the lane loops test no
+// modifiers. Packed forms apply the scalar operation to each element (low
+// half = element 0).
+#include <optional>
+#include <type_traits>
 
 #include "functional/exec.h"
 #include "functional/fp/fp.h"
@@ -22,317 +29,591 @@ using ptx::Opcode;
 using ptx::Operation;
 using ptx::Rounding;
 using ptx::ScalarType;
-
-// The modifiers an operation may use, read once per instruction.
-struct Mods {
-  Rounding rnd = Rounding::Rn;
-  bool ftz = false, sat = false, relu = false, nan = false, xorsign_abs = false;
-  Flag test = Flag::Finite;
-};
-
-Mods mods_of(const ptx::Modifiers& m) {
-  Mods r;
-  r.rnd = m.rounding == Rounding::None ? Rounding::Rn : m.rounding;
-  r.ftz = m.has(Flag::Ftz);
-  r.sat = m.has(Flag::Sat);
-  r.relu = m.has(Flag::Relu);
-  r.nan = m.has(Flag::NaN);
-  r.xorsign_abs = m.has(Flag::Xorsign) && m.has(Flag::Abs);
-  for (Flag f : {Flag::Finite, Flag::Infinite, Flag::Number, Flag::Notanumber, Flag::Normal,
-                 Flag::Subnormal})
-    if (m.has(f)) r.test = f;
-  return r;
-}
-
 using u16 = uint16_t;
 using u32 = uint32_t;
 using u64 = uint64_t;
+
 inline u16 h(u64 v) { return static_cast<u16>(v); }
 inline u32 s(u64 v) { return static_cast<u32>(v); }
 
-// ---- element-wise operations --------------------------------------------------------------
+// ---- modifiers ------------------------------------------------------------------------------
+
+// The modifier flags a handler is specialised on. kXorAbs is `.xorsign.abs`
+// (two-input min/max); kAbs a lone `.abs` (three-input min/max).
+enum : uint8_t { kFtz = 1, kSat = 2, kRelu = 4, kNaN = 8, kXorAbs = 16, kAbs = 32 };
+constexpr int kModBits = 6;
+
+// The rounding modifiers a form accepts: none, .rn only (half precision), or
+// any of .rn .rz .rm .rp. No modifier means .rn.
+enum class Rnd : uint8_t { None, RnOnly, Any };
+
+struct Mods {
+  Rounding rnd = Rounding::None;
+  uint8_t bits = 0;
+  constexpr bool ftz() const { return bits & kFtz; }
+  constexpr bool sat() const { return bits & kSat; }
+  constexpr bool relu() const { return bits & kRelu; }
+  constexpr bool nan() const { return bits & kNaN; }
+  constexpr bool xorsign_abs() const { return bits & kXorAbs; }
+  constexpr bool abs() const { return bits & kAbs; }
+};
+
+// The instruction's modifiers, or nullopt when it carries a flag no float
+// form takes (.noftz, .satfinite, .oob, integer flags...) or an invalid mix.
+std::optional<Mods> decode_mods(const ptx::Modifiers& m) {
+  static const ptx::FlagSet kKnown = [] {
+    ptx::FlagSet f;
+    for (Flag x : {Flag::Ftz, Flag::Sat, Flag::Relu, Flag::NaN, Flag::Xorsign, Flag::Abs, Flag::Approx,
+                   Flag::Full})
+      f.set(static_cast<size_t>(x));
+    return f;
+  }();
+  if ((m.flags & ~kKnown).any()) return std::nullopt;
+  Mods r;
+  r.rnd = m.rounding;
+  if (m.has(Flag::Ftz)) r.bits |= kFtz;
+  if (m.has(Flag::Sat)) r.bits |= kSat;
+  if (m.has(Flag::Relu)) r.bits |= kRelu;
+  if (m.has(Flag::NaN)) r.bits |= kNaN;
+  if (m.has(Flag::Xorsign)) {
+    if (!m.has(Flag::Abs)) return std::nullopt;  // .xorsign only comes with .abs
+    r.bits |= kXorAbs;
+  } else if (m.has(Flag::Abs)) {
+    r.bits |= kAbs;
+  }
+  if (r.sat() && r.relu()) return std::nullopt;  // no form takes both
+  return r;
+}
+
+// What an element-wise operation accepts: rounding, modifier flags, operands.
+template <Rnd kR, uint8_t kU, int kN>
+struct Form {
+  static constexpr Rnd kRound = kR;
+  static constexpr uint8_t kUses = kU;
+  static constexpr int kArity = kN;
+};
+
+// ---- element-wise operations (bit patterns in, bit pattern out) ---------------------------
+
+// FLOAT_OP(Name, rounding, flags, operands, result): an operation whose form
+// takes that rounding (Rnd::...) and those modifier flags; `result` reads the
+// operand bits a, b, c and the Mods m.
+#define FLOAT_OP(Name, R, U, N, ...)                                             \
+  struct Name : Form<Rnd::R, U, N> {                                             \
+    static u64 apply(const Mods& m, u64 a, u64 b, u64 c) { return __VA_ARGS__; } \
+  }
 
 // f32
-struct AddF32 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::add_f32(s(a), s(b), m.rnd, m.ftz, m.sat); } };
-struct SubF32 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::sub_f32(s(a), s(b), m.rnd, m.ftz, m.sat); } };
-struct MulF32 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::mul_f32(s(a), s(b), m.rnd, m.ftz, m.sat); } };
-struct FmaF32 { static u64 apply(const Mods& m, u64 a, u64 b, u64 c) { return fp::fma_f32(s(a), s(b), s(c), m.rnd, m.ftz, m.sat); } };
-struct DivF32 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::div_f32(s(a), s(b), m.rnd, m.ftz); } };
-struct DivApproxF32 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::div_approx_f32(s(a), s(b), m.ftz); } };
-struct DivFullF32 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::div_full_f32(s(a), s(b), m.ftz); } };
-struct RcpF32 { static u64 apply(const Mods& m, u64 a, u64, u64) { return fp::rcp_f32(s(a), m.rnd, m.ftz); } };
-struct RcpApproxF32 { static u64 apply(const Mods& m, u64 a, u64, u64) { return fp::rcp_approx_f32(s(a), m.ftz); } };
-struct SqrtF32 { static u64 apply(const Mods& m, u64 a, u64, u64) { return fp::sqrt_f32(s(a), m.rnd, m.ftz); } };
-struct SqrtApproxF32 { static u64 apply(const Mods& m, u64 a, u64, u64) { return fp::sqrt_approx_f32(s(a), m.ftz); } };
-struct RsqrtApproxF32 { static u64 apply(const Mods& m, u64 a, u64, u64) { return fp::rsqrt_approx_f32(s(a), m.ftz); } };
-struct SinF32 { static u64 apply(const Mods& m, u64 a, u64, u64) { return fp::sin_approx_f32(s(a), m.ftz); } };
-struct CosF32 { static u64 apply(const Mods& m, u64 a, u64, u64) { return fp::cos_approx_f32(s(a), m.ftz); } };
-struct Lg2F32 { static u64 apply(const Mods& m, u64 a, u64, u64) { return fp::lg2_approx_f32(s(a), m.ftz); } };
-struct Ex2F32 { static u64 apply(const Mods& m, u64 a, u64, u64) { return fp::ex2_approx_f32(s(a), m.ftz); } };
-struct TanhF32 { static u64 apply(const Mods&, u64 a, u64, u64) { return fp::tanh_approx_f32(s(a)); } };
-struct MinF32 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::min_f32(s(a), s(b), m.ftz, m.nan, m.xorsign_abs); } };
-struct MaxF32 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::max_f32(s(a), s(b), m.ftz, m.nan, m.xorsign_abs); } };
-struct Min3F32 { static u64 apply(const Mods& m, u64 a, u64 b, u64 c) { return fp::min3_f32(s(a), s(b), s(c), m.ftz, m.nan, m.xorsign_abs); } };
-struct Max3F32 { static u64 apply(const Mods& m, u64 a, u64 b, u64 c) { return fp::max3_f32(s(a), s(b), s(c), m.ftz, m.nan, m.xorsign_abs); } };
-struct AbsF32 { static u64 apply(const Mods& m, u64 a, u64, u64) { return fp::abs_f32(s(a), m.ftz); } };
-struct NegF32 { static u64 apply(const Mods& m, u64 a, u64, u64) { return fp::neg_f32(s(a), m.ftz); } };
-struct CopysignF32 { static u64 apply(const Mods&, u64 a, u64 b, u64) { return fp::copysign_f32(s(a), s(b)); } };
+FLOAT_OP(AddF32, Any, kFtz | kSat, 2, fp::add_f32(s(a), s(b), m.rnd, m.ftz(), m.sat()));
+FLOAT_OP(SubF32, Any, kFtz | kSat, 2, fp::sub_f32(s(a), s(b), m.rnd, m.ftz(), m.sat()));
+FLOAT_OP(MulF32, Any, kFtz | kSat, 2, fp::mul_f32(s(a), s(b), m.rnd, m.ftz(), m.sat()));
+FLOAT_OP(FmaF32, Any, kFtz | kSat, 3, fp::fma_f32(s(a), s(b), s(c), m.rnd, m.ftz(), m.sat()));
+FLOAT_OP(DivF32, Any, kFtz, 2, fp::div_f32(s(a), s(b), m.rnd, m.ftz()));
+FLOAT_OP(DivApproxF32, None, kFtz, 2, fp::div_approx_f32(s(a), s(b), m.ftz()));
+FLOAT_OP(DivFullF32, None, kFtz, 2, fp::div_full_f32(s(a), s(b), m.ftz()));
+FLOAT_OP(RcpF32, Any, kFtz, 1, fp::rcp_f32(s(a), m.rnd, m.ftz()));
+FLOAT_OP(RcpApproxF32, None, kFtz, 1, fp::rcp_approx_f32(s(a), m.ftz()));
+FLOAT_OP(SqrtF32, Any, kFtz, 1, fp::sqrt_f32(s(a), m.rnd, m.ftz()));
+FLOAT_OP(SqrtApproxF32, None, kFtz, 1, fp::sqrt_approx_f32(s(a), m.ftz()));
+FLOAT_OP(RsqrtApproxF32, None, kFtz, 1, fp::rsqrt_approx_f32(s(a), m.ftz()));
+FLOAT_OP(SinF32, None, kFtz, 1, fp::sin_approx_f32(s(a), m.ftz()));
+FLOAT_OP(CosF32, None, kFtz, 1, fp::cos_approx_f32(s(a), m.ftz()));
+FLOAT_OP(Lg2F32, None, kFtz, 1, fp::lg2_approx_f32(s(a), m.ftz()));
+FLOAT_OP(Ex2F32, None, kFtz, 1, fp::ex2_approx_f32(s(a), m.ftz()));
+FLOAT_OP(TanhF32, None, 0, 1, fp::tanh_approx_f32(s(a)));
+FLOAT_OP(MinF32, None, kFtz | kNaN | kXorAbs, 2, fp::min_f32(s(a), s(b), m.ftz(), m.nan(), m.xorsign_abs()));
+FLOAT_OP(MaxF32, None, kFtz | kNaN | kXorAbs, 2, fp::max_f32(s(a), s(b), m.ftz(), m.nan(), m.xorsign_abs()));
+FLOAT_OP(Min3F32, None, kFtz | kNaN | kAbs, 3, fp::min3_f32(s(a), s(b), s(c), m.ftz(), m.nan(), m.abs()));
+FLOAT_OP(Max3F32, None, kFtz | kNaN | kAbs, 3, fp::max3_f32(s(a), s(b), s(c), m.ftz(), m.nan(), m.abs()));
+FLOAT_OP(AbsF32, None, kFtz, 1, fp::abs_f32(s(a), m.ftz()));
+FLOAT_OP(NegF32, None, kFtz, 1, fp::neg_f32(s(a), m.ftz()));
+FLOAT_OP(CopysignF32, None, 0, 2, fp::copysign_f32(s(a), s(b)));
 
-// f64
-struct AddF64 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::add_f64(a, b, m.rnd); } };
-struct SubF64 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::sub_f64(a, b, m.rnd); } };
-struct MulF64 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::mul_f64(a, b, m.rnd); } };
-struct FmaF64 { static u64 apply(const Mods& m, u64 a, u64 b, u64 c) { return fp::fma_f64(a, b, c, m.rnd); } };
-struct DivF64 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::div_f64(a, b, m.rnd); } };
-struct RcpF64 { static u64 apply(const Mods& m, u64 a, u64, u64) { return fp::rcp_f64(a, m.rnd); } };
-struct RcpApproxFtzF64 { static u64 apply(const Mods&, u64 a, u64, u64) { return fp::rcp_approx_ftz_f64(a); } };
-struct SqrtF64 { static u64 apply(const Mods& m, u64 a, u64, u64) { return fp::sqrt_f64(a, m.rnd); } };
-struct RsqrtApproxF64 { static u64 apply(const Mods&, u64 a, u64, u64) { return fp::rsqrt_approx_f64(a); } };
-struct RsqrtApproxFtzF64 { static u64 apply(const Mods&, u64 a, u64, u64) { return fp::rsqrt_approx_ftz_f64(a); } };
-struct MinF64 { static u64 apply(const Mods&, u64 a, u64 b, u64) { return fp::min_f64(a, b); } };
-struct MaxF64 { static u64 apply(const Mods&, u64 a, u64 b, u64) { return fp::max_f64(a, b); } };
-struct AbsF64 { static u64 apply(const Mods&, u64 a, u64, u64) { return fp::abs_f64(a); } };
-struct NegF64 { static u64 apply(const Mods&, u64 a, u64, u64) { return fp::neg_f64(a); } };
-struct CopysignF64 { static u64 apply(const Mods&, u64 a, u64 b, u64) { return fp::copysign_f64(a, b); } };
+// f64 (no .ftz/.sat forms, except the .approx.ftz ones)
+FLOAT_OP(AddF64, Any, 0, 2, fp::add_f64(a, b, m.rnd));
+FLOAT_OP(SubF64, Any, 0, 2, fp::sub_f64(a, b, m.rnd));
+FLOAT_OP(MulF64, Any, 0, 2, fp::mul_f64(a, b, m.rnd));
+FLOAT_OP(FmaF64, Any, 0, 3, fp::fma_f64(a, b, c, m.rnd));
+FLOAT_OP(DivF64, Any, 0, 2, fp::div_f64(a, b, m.rnd));
+FLOAT_OP(RcpF64, Any, 0, 1, fp::rcp_f64(a, m.rnd));
+FLOAT_OP(SqrtF64, Any, 0, 1, fp::sqrt_f64(a, m.rnd));
+FLOAT_OP(RcpApproxFtzF64, None, kFtz, 1, fp::rcp_approx_ftz_f64(a));
+FLOAT_OP(RsqrtApproxF64, None, 0, 1, fp::rsqrt_approx_f64(a));
+FLOAT_OP(RsqrtApproxFtzF64, None, kFtz, 1, fp::rsqrt_approx_ftz_f64(a));
+FLOAT_OP(MinF64, None, 0, 2, fp::min_f64(a, b));
+FLOAT_OP(MaxF64, None, 0, 2, fp::max_f64(a, b));
+FLOAT_OP(AbsF64, None, 0, 1, fp::abs_f64(a));
+FLOAT_OP(NegF64, None, 0, 1, fp::neg_f64(a));
+FLOAT_OP(CopysignF64, None, 0, 2, fp::copysign_f64(a, b));
 
-// f16
-struct AddF16 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::add_f16(h(a), h(b), m.rnd, m.ftz, m.sat); } };
-struct SubF16 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::sub_f16(h(a), h(b), m.rnd, m.ftz, m.sat); } };
-struct MulF16 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::mul_f16(h(a), h(b), m.rnd, m.ftz, m.sat); } };
-struct FmaF16 { static u64 apply(const Mods& m, u64 a, u64 b, u64 c) { return fp::fma_f16(h(a), h(b), h(c), m.rnd, m.ftz, m.sat, m.relu); } };
-struct MinF16 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::min_f16(h(a), h(b), m.ftz, m.nan, m.xorsign_abs); } };
-struct MaxF16 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::max_f16(h(a), h(b), m.ftz, m.nan, m.xorsign_abs); } };
-struct AbsF16 { static u64 apply(const Mods& m, u64 a, u64, u64) { return fp::abs_f16(h(a), m.ftz); } };
-struct NegF16 { static u64 apply(const Mods& m, u64 a, u64, u64) { return fp::neg_f16(h(a), m.ftz); } };
-struct Ex2F16 { static u64 apply(const Mods& m, u64 a, u64, u64) { return fp::ftz16(fp::ex2_approx_f16(fp::ftz16(h(a), m.ftz)), m.ftz); } };
-struct TanhF16 { static u64 apply(const Mods&, u64 a, u64, u64) { return fp::tanh_approx_f16(h(a)); } };
+// f16 (PTX defines only .rn for the arithmetic; ex2.approx.f16 has no .ftz)
+FLOAT_OP(AddF16, RnOnly, kFtz | kSat, 2, fp::add_f16(h(a), h(b), m.rnd, m.ftz(), m.sat()));
+FLOAT_OP(SubF16, RnOnly, kFtz | kSat, 2, fp::sub_f16(h(a), h(b), m.rnd, m.ftz(), m.sat()));
+FLOAT_OP(MulF16, RnOnly, kFtz | kSat, 2, fp::mul_f16(h(a), h(b), m.rnd, m.ftz(), m.sat()));
+FLOAT_OP(FmaF16, RnOnly, kFtz | kSat | kRelu, 3, fp::fma_f16(h(a), h(b), h(c), m.rnd, m.ftz(), m.sat(), m.relu()));
+FLOAT_OP(MinF16, None, kFtz | kNaN | kXorAbs, 2, fp::min_f16(h(a), h(b), m.ftz(), m.nan(), m.xorsign_abs()));
+FLOAT_OP(MaxF16, None, kFtz | kNaN | kXorAbs, 2, fp::max_f16(h(a), h(b), m.ftz(), m.nan(), m.xorsign_abs()));
+FLOAT_OP(AbsF16, None, kFtz, 1, fp::abs_f16(h(a), m.ftz()));
+FLOAT_OP(NegF16, None, kFtz, 1, fp::neg_f16(h(a), m.ftz()));
+FLOAT_OP(Ex2F16, None, 0, 1, fp::ex2_approx_f16(h(a)));
+FLOAT_OP(TanhF16, None, 0, 1, fp::tanh_approx_f16(h(a)));
 
-// bf16
-struct AddBF16 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::add_bf16(h(a), h(b), m.rnd); } };
-struct SubBF16 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::sub_bf16(h(a), h(b), m.rnd); } };
-struct MulBF16 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::mul_bf16(h(a), h(b), m.rnd); } };
-struct FmaBF16 { static u64 apply(const Mods& m, u64 a, u64 b, u64 c) { return fp::fma_bf16(h(a), h(b), h(c), m.rnd, m.relu); } };
-struct MinBF16 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::min_bf16(h(a), h(b), m.nan, m.xorsign_abs); } };
-struct MaxBF16 { static u64 apply(const Mods& m, u64 a, u64 b, u64) { return fp::max_bf16(h(a), h(b), m.nan, m.xorsign_abs); } };
-struct AbsBF16 { static u64 apply(const Mods&, u64 a, u64, u64) { return fp::abs_bf16(h(a)); } };
-struct NegBF16 { static u64 apply(const Mods&, u64 a, u64, u64) { return fp::neg_bf16(h(a)); } };
-struct Ex2BF16 { static u64 apply(const Mods&, u64 a, u64, u64) { return fp::ex2_approx_ftz_bf16(h(a)); } };
-struct TanhBF16 { static u64 apply(const Mods&, u64 a, u64, u64) { return fp::tanh_approx_bf16(h(a)); } };
+// bf16 (no .ftz/.sat forms; ex2 exists only as ex2.approx.ftz, which the selector checks)
+FLOAT_OP(AddBF16, RnOnly, 0, 2, fp::add_bf16(h(a), h(b), m.rnd));
+FLOAT_OP(SubBF16, RnOnly, 0, 2, fp::sub_bf16(h(a), h(b), m.rnd));
+FLOAT_OP(MulBF16, RnOnly, 0, 2, fp::mul_bf16(h(a), h(b), m.rnd));
+FLOAT_OP(FmaBF16, RnOnly, kRelu, 3, fp::fma_bf16(h(a), h(b), h(c), m.rnd, m.relu()));
+FLOAT_OP(MinBF16, None, kNaN | kXorAbs, 2, fp::min_bf16(h(a), h(b), m.nan(), m.xorsign_abs()));
+FLOAT_OP(MaxBF16, None, kNaN | kXorAbs, 2, fp::max_bf16(h(a), h(b), m.nan(), m.xorsign_abs()));
+FLOAT_OP(AbsBF16, None, 0, 1, fp::abs_bf16(h(a)));
+FLOAT_OP(NegBF16, None, 0, 1, fp::neg_bf16(h(a)));
+FLOAT_OP(Ex2BF16, None, kFtz, 1, fp::ex2_approx_ftz_bf16(h(a)));
+FLOAT_OP(TanhBF16, None, 0, 1, fp::tanh_approx_bf16(h(a)));
+#undef FLOAT_OP
 
-// A 16-bit operation applied to both halves of packed operands.
-template <typename Op>
-struct X2 {
+// Mixed precision (sm_100): add/sub{.rnd}{.sat}.f32.atype d, a, c and
+// fma.rnd{.sat}.f32.abtype d, a, b, c. The 16-bit operands widen exactly,
+// so the f32 operation rounds once.
+template <bool kBF>
+u32 widen(u64 v) {
+  return kBF ? fp::bf16_to_f32(h(v)) : fp::f16_to_f32(h(v));
+}
+template <bool kBF>
+struct AddF32Half : Form<Rnd::Any, kSat, 2> {
+  static u64 apply(const Mods& m, u64 a, u64 c, u64) {
+    return fp::add_f32(widen<kBF>(a), s(c), m.rnd, false, m.sat());
+  }
+};
+template <bool kBF>
+struct SubF32Half : Form<Rnd::Any, kSat, 2> {
+  static u64 apply(const Mods& m, u64 a, u64 c, u64) {
+    return fp::sub_f32(widen<kBF>(a), s(c), m.rnd, false, m.sat());
+  }
+};
+template <bool kBF>
+struct FmaF32Half : Form<Rnd::Any, kSat, 3> {
   static u64 apply(const Mods& m, u64 a, u64 b, u64 c) {
-    return (Op::apply(m, a & 0xffff, b & 0xffff, c & 0xffff) & 0xffff) |
-           (Op::apply(m, a >> 16 & 0xffff, b >> 16 & 0xffff, c >> 16 & 0xffff) & 0xffff) << 16;
+    return fp::fma_f32(widen<kBF>(a), widen<kBF>(b), s(c), m.rnd, false, m.sat());
   }
 };
 
+// A 16-bit operation on both halves of .f16x2/.bf16x2 operands.
 template <typename Op>
+struct X2 : Form<Op::kRound, Op::kUses, Op::kArity> {
+  static u64 apply(const Mods& m, u64 a, u64 b, u64 c) {
+    const u64 lo = Op::apply(m, a & 0xffff, b & 0xffff, c & 0xffff) & 0xffff;
+    const u64 hi = Op::apply(m, a >> 16 & 0xffff, b >> 16 & 0xffff, c >> 16 & 0xffff) & 0xffff;
+    return lo | hi << 16;
+  }
+};
+// An f32 operation on both halves of .f32x2 operands (b64 registers); the
+// .f32x2 forms take .rnd and .ftz but not .sat.
+template <typename Op>
+struct X2F32 : Form<Op::kRound, Op::kUses & kFtz, Op::kArity> {
+  static u64 apply(const Mods& m, u64 a, u64 b, u64 c) {
+    const u64 lo = Op::apply(m, s(a), s(b), s(c)) & 0xffffffffu;
+    const u64 hi = Op::apply(m, a >> 32, b >> 32, c >> 32) & 0xffffffffu;
+    return lo | hi << 32;
+  }
+};
+
+// ---- element-wise handlers -------------------------------------------------------------------
+
+template <typename Op, Rounding kRnd, uint8_t kBits>
 void exec_elementwise(Warp& w, const DecodedInst& inst, LaneMask active) {
-  const Mods m = mods_of(*inst.mods);
-  auto a = w.read(inst.src[0], 0);
-  auto b = w.read(inst.num_src > 1 ? inst.src[1] : inst.src[0], 1);
-  auto c = w.read(inst.num_src > 2 ? inst.src[2] : inst.src[0], 2);
-  write_lanes(w, inst.dst[0], active, [&](uint32_t l) { return Op::apply(m, a[l], b[l], c[l]); });
-}
-
-// ---- comparisons ----------------------------------------------------------------------------
-
-// a CmpOp b on host doubles (exact for every format here); NaN compares
-// false except in the unordered forms.
-bool compare_float(CmpOp op, double a, double b) {
-  const bool unordered = a != a || b != b;
-  switch (op) {
-    case CmpOp::Eq: return !unordered && a == b;
-    case CmpOp::Ne: return !unordered && a != b;
-    case CmpOp::Lt: return !unordered && a < b;
-    case CmpOp::Le: return !unordered && a <= b;
-    case CmpOp::Gt: return !unordered && a > b;
-    case CmpOp::Ge: return !unordered && a >= b;
-    case CmpOp::Equ: return unordered || a == b;
-    case CmpOp::Neu: return unordered || a != b;
-    case CmpOp::Ltu: return unordered || a < b;
-    case CmpOp::Leu: return unordered || a <= b;
-    case CmpOp::Gtu: return unordered || a > b;
-    case CmpOp::Geu: return unordered || a >= b;
-    case CmpOp::Num: return !unordered;
-    case CmpOp::Nan: return unordered;
-    default: return false;
+  static constexpr Mods m{kRnd, kBits};
+  const auto a = w.read(inst.src[0], 0);
+  if constexpr (Op::kArity == 1) {
+    write_lanes(w, inst.dst[0], active, [&](uint32_t l) { return Op::apply(m, a[l], 0, 0); });
+  } else if constexpr (Op::kArity == 2) {
+    const auto b = w.read(inst.src[1], 1);
+    write_lanes(w, inst.dst[0], active, [&](uint32_t l) { return Op::apply(m, a[l], b[l], 0); });
+  } else {
+    const auto b = w.read(inst.src[1], 1);
+    const auto c = w.read(inst.src[2], 2);
+    write_lanes(w, inst.dst[0], active, [&](uint32_t l) { return Op::apply(m, a[l], b[l], c[l]); });
   }
 }
 
-// The value of element `v` of type t (a 16-bit element of packed types), with
-// .ftz flushing a subnormal f32/f16 input to zero.
-template <ScalarType kType>
-double value_of(u64 v, bool ftz) {
+// The instantiation for the flags in `bits`, one flag Op accepts at a time.
+template <typename Op, Rounding kRnd, uint8_t kBits = 0, int kBit = 0>
+Handler with_flags(uint8_t bits) {
+  if constexpr (kBit == kModBits) {
+    return exec_elementwise<Op, kRnd, kBits>;
+  } else {
+    constexpr auto b = static_cast<uint8_t>(1u << kBit);
+    if constexpr ((Op::kUses & b) != 0)
+      if (bits & b) return with_flags<Op, kRnd, static_cast<uint8_t>(kBits | b), kBit + 1>(bits);
+    return with_flags<Op, kRnd, kBits, kBit + 1>(bits);
+  }
+}
+
+// The handler for Op under modifiers `m`, or nullptr when the form does not
+// take one of them.
+template <typename Op>
+Handler specialise(const Mods& m) {
+  if ((m.bits & ~Op::kUses) != 0) return nullptr;
+  if (m.rnd == Rounding::None) return with_flags<Op, Rounding::Rn>(m.bits);
+  if constexpr (Op::kRound != Rnd::None)
+    if (m.rnd == Rounding::Rn) return with_flags<Op, Rounding::Rn>(m.bits);
+  if constexpr (Op::kRound == Rnd::Any) {
+    if (m.rnd == Rounding::Rz) return with_flags<Op, Rounding::Rz>(m.bits);
+    if (m.rnd == Rounding::Rm) return with_flags<Op, Rounding::Rm>(m.bits);
+    if (m.rnd == Rounding::Rp) return with_flags<Op, Rounding::Rp>(m.bits);
+  }
+  return nullptr;
+}
+
+// Op when the instruction has its operand count (void: no such form).
+template <typename Op>
+Handler form(const Mods& m, const DecodedInst& d) {
+  if constexpr (std::is_void_v<Op>) {
+    return nullptr;
+  } else {
+    return d.num_src == Op::kArity ? specialise<Op>(m) : nullptr;
+  }
+}
+
+template <template <typename> class Pack, typename Op>
+using Packed = std::conditional_t<std::is_void_v<Op>, void, Pack<Op>>;
+
+bool any_immediate(const DecodedInst& d) {
+  for (uint32_t i = 0; i < d.num_src; ++i)
+    if (d.src[i].kind == Src::Imm) return true;
+  return false;
+}
+
+// The handler for an operation by instruction type; the 16-bit operations
+// also give the packed forms, the f32 one the .f32x2 form when kF32x2.
+template <typename F32, typename F64, typename F16 = void, typename BF16 = void, bool kF32x2 = false>
+Handler by_type(const Mods& m, const DecodedInst& d) {
+  switch (d.type) {
+    case ScalarType::F32: return form<F32>(m, d);
+    case ScalarType::F64: return form<F64>(m, d);
+    case ScalarType::F16: return form<F16>(m, d);
+    case ScalarType::BF16: return form<BF16>(m, d);
+    case ScalarType::F16x2: return form<Packed<X2, F16>>(m, d);
+    case ScalarType::BF16x2: return form<Packed<X2, BF16>>(m, d);
+    case ScalarType::F32x2:
+      // A float literal would have been decoded as one f64, not two f32.
+      if constexpr (kF32x2) return any_immediate(d) ? nullptr : form<X2F32<F32>>(m, d);
+      return nullptr;
+    default: return nullptr;
+  }
+}
+
+// ---- comparisons -----------------------------------------------------------------------------
+
+// A float comparison as the set of outcomes for which it holds.
+enum : uint8_t { kLt = 1, kEq = 2, kGt = 4, kUnordered = 8 };
+
+constexpr uint8_t truth_table(CmpOp op) {
+  switch (op) {
+    case CmpOp::Eq: return kEq;
+    case CmpOp::Ne: return kLt | kGt;
+    case CmpOp::Lt: return kLt;
+    case CmpOp::Le: return kLt | kEq;
+    case CmpOp::Gt: return kGt;
+    case CmpOp::Ge: return kGt | kEq;
+    case CmpOp::Equ: return kEq | kUnordered;
+    case CmpOp::Neu: return kLt | kGt | kUnordered;
+    case CmpOp::Ltu: return kLt | kUnordered;
+    case CmpOp::Leu: return kLt | kEq | kUnordered;
+    case CmpOp::Gtu: return kGt | kUnordered;
+    case CmpOp::Geu: return kGt | kEq | kUnordered;
+    case CmpOp::Num: return kLt | kEq | kGt;
+    case CmpOp::Nan: return kUnordered;
+    default: return 0;  // the integer-only lo/ls/hi/hs
+  }
+}
+
+constexpr bool is_packed(ScalarType t) { return t == ScalarType::F16x2 || t == ScalarType::BF16x2; }
+
+// The exact value of an element (the low 16 bits of `v` for 16-bit types);
+// .ftz flushes a subnormal f32/f16 input to a zero of the same sign.
+template <ScalarType kType, bool kFtz>
+double value_of(u64 v) {
   if constexpr (kType == ScalarType::F64) {
-    return std::bit_cast<double>(v);
+    return fp::f64_from(v);
   } else if constexpr (kType == ScalarType::F32) {
-    return std::bit_cast<float>(fp::ftz32(s(v), ftz));
+    return fp::f32_from(fp::ftz32(s(v), kFtz));
   } else if constexpr (kType == ScalarType::F16 || kType == ScalarType::F16x2) {
-    return fp::f16_value(fp::ftz16(h(v), ftz));
+    return fp::f16_value(fp::ftz16(h(v), kFtz));
   } else {
     return fp::bf16_value(h(v));
   }
 }
 
+template <ScalarType kType, bool kFtz>
+bool holds(uint8_t table, u64 a, u64 b) {
+  const double x = value_of<kType, kFtz>(a), y = value_of<kType, kFtz>(b);
+  const unsigned outcome = (x < y ? kLt : 0) | (x == y ? kEq : 0) | (x > y ? kGt : 0) |
+                           (x != x || y != y ? kUnordered : 0);
+  return (table & outcome) != 0;
+}
 
-constexpr bool is_packed(ScalarType t) { return t == ScalarType::F16x2 || t == ScalarType::BF16x2; }
-
-// setp.CmpOp{.BoolOp}{.ftz}.type p[|q], a, b{, {!}c}. Scalar types: p =
-// BoolOp(t, c), q = BoolOp(!t, c). Packed types compare each half: p from
-// the low halves, q from the high halves.
-template <ScalarType kType>
-void exec_setp_float(Warp& w, const DecodedInst& inst, LaneMask active) {
+// The lanes where src[0] CmpOp src[1] holds: `lo` for the (low) element, `hi`
+// for the high element of packed types. Both then go through the boolean op.
+template <ScalarType kType, bool kFtz>
+void compare_lanes(Warp& w, const DecodedInst& inst, LaneMask active, LaneMask& lo, LaneMask& hi) {
   const ptx::Modifiers& m = *inst.mods;
-  const bool ftz = m.has(Flag::Ftz);
-  auto a = w.read(inst.src[0], 0);
-  auto b = w.read(inst.src[1], 1);
-  LaneMask lo = 0, hi = 0;
+  const uint8_t table = truth_table(m.cmp);
+  const auto a = w.read(inst.src[0], 0);
+  const auto b = w.read(inst.src[1], 1);
+  LaneMask r0 = 0, r1 = 0;
   for_each_lane(active, [&](uint32_t l) {
-    if (compare_float(m.cmp, value_of<kType>(a[l], ftz), value_of<kType>(b[l], ftz))) lo |= 1u << l;
-    if constexpr (is_packed(kType))
-      if (compare_float(m.cmp, value_of<kType>(a[l] >> 16, ftz), value_of<kType>(b[l] >> 16, ftz)))
-        hi |= 1u << l;
+    r0 |= LaneMask{holds<kType, kFtz>(table, a[l], b[l])} << l;
+    if constexpr (is_packed(kType)) r1 |= LaneMask{holds<kType, kFtz>(table, a[l] >> 16, b[l] >> 16)} << l;
   });
   const LaneMask c = m.op != Operation::None ? w.read_pred(inst.src[2]) : 0;
-  if constexpr (is_packed(kType)) {
-    w.write_pred(inst.dst[0], active, combine(m.op, lo, c));
-    if (inst.dst_pred != kNoSlot) w.write_pred(inst.dst_pred, active, combine(m.op, hi, c));
-  } else {
-    w.write_pred(inst.dst[0], active, combine(m.op, lo, c));
-    if (inst.dst_pred != kNoSlot) w.write_pred(inst.dst_pred, active, combine(m.op, ~lo, c));
+  lo = combine(m.op, r0, c);
+  // Scalar types: q uses the complement of the comparison (BoolOp(!t, c)).
+  hi = combine(m.op, is_packed(kType) ? r1 : ~r0, c);
+}
+
+// setp.CmpOp{.BoolOp}{.ftz}.type p[|q], a, b{, {!}c}. Scalar types: p =
+// BoolOp(t, c), q = BoolOp(!t, c). Packed types: p from the low elements, q
+// from the high ones. Either destination may be a sink.
+template <ScalarType kType, bool kFtz>
+void exec_setp_float(Warp& w, const DecodedInst& inst, LaneMask active) {
+  LaneMask p, q;
+  compare_lanes<kType, kFtz>(w, inst, active, p, q);
+  if (inst.dst_is_pred) w.write_pred(inst.dst[0], active, p);
+  if (inst.dst_pred != kNoSlot) w.write_pred(inst.dst_pred, active, q);
+}
+
+// The value set writes for "true" in a destination of type `d`: 1.0 for a
+// float type, all ones for an integer type; for packed sources, per element.
+u64 set_true_value(ScalarType d, bool packed) {
+  switch (d) {
+    case ScalarType::F32: return 0x3f800000u;
+    case ScalarType::F16:
+    case ScalarType::F16x2: return 0x3c00u;
+    case ScalarType::BF16:
+    case ScalarType::BF16x2: return 0x3f80u;
+    case ScalarType::U16:
+    case ScalarType::S16: return 0xffffu;
+    default: return packed ? 0xffffu : 0xffffffffu;  // .u32/.s32
   }
 }
 
-// set.CmpOp{.BoolOp}{.ftz}.dtype.stype d, a, b{, {!}c} with a float stype:
-// d = all ones (integer dtype) or 1.0f (f32 dtype) where true, else 0. With
-// packed types, each half of d is 0xffff / 1.0 (f16x2) per element.
-template <ScalarType kSrc>
+// set.CmpOp{.BoolOp}{.ftz}.dtype.stype d, a, b{, {!}c} with a float stype.
+template <ScalarType kType, bool kFtz>
 void exec_set_float(Warp& w, const DecodedInst& inst, LaneMask active) {
-  const ptx::Modifiers& m = *inst.mods;
-  const bool ftz = m.has(Flag::Ftz);
-  auto a = w.read(inst.src[0], 0);
-  auto b = w.read(inst.src[1], 1);
-  const LaneMask c = m.op != Operation::None ? w.read_pred(inst.src[2]) : 0;
-  auto bit_of = [&](LaneMask mask, uint32_t l) { return (mask >> l & 1) != 0; };
-  auto truth = [&](bool t, uint32_t l) {
-    switch (m.op) {
-      case Operation::And: return t && bit_of(c, l);
-      case Operation::Or: return t || bit_of(c, l);
-      case Operation::Xor: return t != bit_of(c, l);
-      default: return t;
-    }
-  };
-  const ScalarType d = inst.type;
+  LaneMask lo, hi;
+  compare_lanes<kType, kFtz>(w, inst, active, lo, hi);
+  const u64 yes = set_true_value(inst.type, is_packed(kType));
   write_lanes(w, inst.dst[0], active, [&](uint32_t l) -> u64 {
-    const bool t0 = truth(compare_float(m.cmp, value_of<kSrc>(a[l], ftz), value_of<kSrc>(b[l], ftz)), l);
-    if constexpr (is_packed(kSrc)) {
-      const bool t1 =
-          truth(compare_float(m.cmp, value_of<kSrc>(a[l] >> 16, ftz), value_of<kSrc>(b[l] >> 16, ftz)), l);
-      const u64 one = d == ScalarType::F16x2 ? 0x3c00 : d == ScalarType::BF16x2 ? 0x3f80 : 0xffff;
-      return (t0 ? one : 0) | (t1 ? one : 0) << 16;
-    } else {
-      const u64 one = d == ScalarType::F32 ? 0x3f800000u : d == ScalarType::F16 ? 0x3c00u
-                      : d == ScalarType::BF16 ? 0x3f80u : truncate(~0ull, ptx::type_bits(d));
-      return t0 ? one : 0;
-    }
+    const u64 d0 = (lo >> l & 1) ? yes : 0;
+    if constexpr (is_packed(kType)) return d0 | ((hi >> l & 1) ? yes : 0) << 16;
+    return d0;
   });
 }
 
 // testp.op.type p, a.
-template <ScalarType kType>
+template <ScalarType kType, Flag kTest>
 void exec_testp(Warp& w, const DecodedInst& inst, LaneMask active) {
-  const Flag test = mods_of(*inst.mods).test;
-  auto a = w.read(inst.src[0], 0);
+  const auto a = w.read(inst.src[0], 0);
   LaneMask r = 0;
   for_each_lane(active, [&](uint32_t l) {
-    const bool t = kType == ScalarType::F64 ? fp::testp_f64(a[l], test) : fp::testp_f32(s(a[l]), test);
-    if (t) r |= 1u << l;
+    bool t;
+    if constexpr (kType == ScalarType::F64) t = fp::testp_f64(a[l], kTest);
+    else t = fp::testp_f32(s(a[l]), kTest);
+    r |= LaneMask{t} << l;
   });
   w.write_pred(inst.dst[0], active, r);
 }
 
 // ---- selection -------------------------------------------------------------------------------
 
-template <typename Op>
-Handler ew() { return exec_elementwise<Op>; }
+template <bool kSet, ScalarType kType>
+Handler compare_handler(bool ftz) {
+  if constexpr (kSet) return ftz ? exec_set_float<kType, true> : exec_set_float<kType, false>;
+  else return ftz ? exec_setp_float<kType, true> : exec_setp_float<kType, false>;
+}
 
-// The handler for an element-wise op by type: f32, f64, f16, bf16, and the
-// packed forms of the 16-bit ops (nullptr where a type has no such op).
-template <typename F32, typename F64, typename F16, typename BF16>
-Handler by_type(ScalarType t) {
-  auto pick = [](auto tag) -> Handler {
-    using Op = typename decltype(tag)::type;
-    if constexpr (std::is_void_v<Op>) return nullptr;
-    else return exec_elementwise<Op>;
-  };
-  auto pick_x2 = [](auto tag) -> Handler {
-    using Op = typename decltype(tag)::type;
-    if constexpr (std::is_void_v<Op>) return nullptr;
-    else return exec_elementwise<X2<Op>>;
-  };
+template <bool kSet>
+Handler compare_by_type(ScalarType t, bool ftz) {
   switch (t) {
-    case ScalarType::F32: return pick(std::type_identity<F32>{});
-    case ScalarType::F64: return pick(std::type_identity<F64>{});
-    case ScalarType::F16: return pick(std::type_identity<F16>{});
-    case ScalarType::BF16: return pick(std::type_identity<BF16>{});
-    case ScalarType::F16x2: return pick_x2(std::type_identity<F16>{});
-    case ScalarType::BF16x2: return pick_x2(std::type_identity<BF16>{});
+    case ScalarType::F32: return compare_handler<kSet, ScalarType::F32>(ftz);
+    case ScalarType::F64: return compare_handler<kSet, ScalarType::F64>(false);  // f64 keeps subnormals
+    case ScalarType::F16: return compare_handler<kSet, ScalarType::F16>(ftz);
+    case ScalarType::F16x2: return compare_handler<kSet, ScalarType::F16x2>(ftz);
+    case ScalarType::BF16: return ftz ? nullptr : compare_handler<kSet, ScalarType::BF16>(false);
+    case ScalarType::BF16x2: return ftz ? nullptr : compare_handler<kSet, ScalarType::BF16x2>(false);
     default: return nullptr;
   }
 }
 
-template <template <ScalarType> class H>
-Handler by_float_type(ScalarType t) {
-  switch (t) {
-    case ScalarType::F32: return H<ScalarType::F32>::get();
-    case ScalarType::F64: return H<ScalarType::F64>::get();
-    case ScalarType::F16: return H<ScalarType::F16>::get();
-    case ScalarType::BF16: return H<ScalarType::BF16>::get();
-    case ScalarType::F16x2: return H<ScalarType::F16x2>::get();
-    case ScalarType::BF16x2: return H<ScalarType::BF16x2>::get();
-    default: return nullptr;
+// The parts setp and set share: a float compare op, an optional boolean op
+// with its predicate, .ftz as the only flag, no rounding.
+bool compare_form_ok(const ptx::Modifiers& m, const DecodedInst& d) {
+  if (truth_table(m.cmp) == 0 || m.rounding != Rounding::None) return false;
+  ptx::FlagSet others = m.flags;
+  others.reset(static_cast<size_t>(Flag::Ftz));
+  if (others.any()) return false;
+  if (m.op == Operation::None) return d.num_src == 2;
+  if (m.op != Operation::And && m.op != Operation::Or && m.op != Operation::Xor) return false;
+  return d.num_src == 3 && (d.src[2].kind == Src::Pred || d.src[2].kind == Src::Imm);
+}
+
+Handler select_setp(const ptx::Modifiers& m, const DecodedInst& d) {
+  if (!ptx::is_float(d.type) || d.type2 != ScalarType::None || !compare_form_ok(m, d)) return nullptr;
+  // p, p|q, p|_ (dst_is_pred), or _|q (a sink first, then dst_pred).
+  const bool dests = d.dst_is_pred || (d.num_dst == 1 && d.dst[0] == kNoSlot && d.dst_pred != kNoSlot);
+  return dests ? compare_by_type<false>(d.type, m.has(Flag::Ftz)) : nullptr;
+}
+
+// Destination types of set with a float source (PTX 9.7.5.3 and 9.7.7.1).
+bool set_dtype_ok(ScalarType dst, ScalarType src) {
+  switch (src) {
+    case ScalarType::F16x2:
+    case ScalarType::BF16x2:
+      return dst == src || dst == ScalarType::U32 || dst == ScalarType::S32;
+    case ScalarType::F32:
+    case ScalarType::F64:
+    case ScalarType::F16:
+    case ScalarType::BF16:
+      return dst == ScalarType::U32 || dst == ScalarType::S32 || dst == ScalarType::F32 || dst == ScalarType::U16 ||
+             dst == ScalarType::S16 || dst == ScalarType::F16 || dst == ScalarType::BF16;
+    default: return false;
   }
 }
-template <ScalarType T> struct SetpH { static Handler get() { return exec_setp_float<T>; } };
-template <ScalarType T> struct SetH { static Handler get() { return exec_set_float<T>; } };
 
-Handler select_div(const ptx::Modifiers& m, ScalarType t) {
-  if (t == ScalarType::F64) return m.has(Flag::Approx) || m.has(Flag::Full) ? nullptr : ew<DivF64>();
-  if (t != ScalarType::F32) return nullptr;
-  if (m.has(Flag::Approx)) return ew<DivApproxF32>();
-  if (m.has(Flag::Full)) return ew<DivFullF32>();
-  return m.rounding == Rounding::None ? nullptr : ew<DivF32>();  // div.f32 needs a mode
-}
-
-Handler select_rcp_sqrt(Opcode op, const ptx::Modifiers& m, ScalarType t) {
-  const bool approx = m.has(Flag::Approx);
-  if (op == Opcode::Rsqrt) {
-    if (!approx) return nullptr;
-    if (t == ScalarType::F32) return ew<RsqrtApproxF32>();
-    if (t == ScalarType::F64) return m.has(Flag::Ftz) ? ew<RsqrtApproxFtzF64>() : ew<RsqrtApproxF64>();
+Handler select_set(const ptx::Modifiers& m, const DecodedInst& d) {
+  if (!ptx::is_float(d.type2) || d.num_dst != 1 || d.dst_is_pred || !compare_form_ok(m, d) ||
+      !set_dtype_ok(d.type, d.type2))
     return nullptr;
+  return compare_by_type<true>(d.type2, m.has(Flag::Ftz));
+}
+
+template <ScalarType kType>
+Handler testp_handler(Flag test) {
+  switch (test) {
+    case Flag::Finite: return exec_testp<kType, Flag::Finite>;
+    case Flag::Infinite: return exec_testp<kType, Flag::Infinite>;
+    case Flag::Number: return exec_testp<kType, Flag::Number>;
+    case Flag::Notanumber: return exec_testp<kType, Flag::Notanumber>;
+    case Flag::Normal: return exec_testp<kType, Flag::Normal>;
+    case Flag::Subnormal: return exec_testp<kType, Flag::Subnormal>;
+    default: return nullptr;
   }
-  if (t == ScalarType::F32) {
-    if (op == Opcode::Rcp) return approx ? ew<RcpApproxF32>() : ew<RcpF32>();
-    return approx ? ew<SqrtApproxF32>() : ew<SqrtF32>();
-  }
-  if (t == ScalarType::F64) {
-    if (op == Opcode::Rcp) return approx ? (m.has(Flag::Ftz) ? ew<RcpApproxFtzF64>() : nullptr) : ew<RcpF64>();
-    return approx ? nullptr : ew<SqrtF64>();
+}
+
+// testp.op.{f32,f64} p, a: exactly one test flag and nothing else.
+Handler select_testp(const ptx::Modifiers& m, const DecodedInst& d) {
+  if (!d.dst_is_pred || d.num_src != 1 || m.rounding != Rounding::None || m.flags.count() != 1) return nullptr;
+  for (Flag test : {Flag::Finite, Flag::Infinite, Flag::Number, Flag::Notanumber, Flag::Normal, Flag::Subnormal}) {
+    if (!m.has(test)) continue;
+    if (d.type == ScalarType::F32) return testp_handler<ScalarType::F32>(test);
+    if (d.type == ScalarType::F64) return testp_handler<ScalarType::F64>(test);
   }
   return nullptr;
 }
 
-Handler select_transcendental(Opcode op, ScalarType t) {
+// div: .approx / .full (f32), or a rounding mode (required for f32 since PTX
+// 1.4; a legacy div.f64 without one is div.rn.f64).
+Handler select_div(const Mods& m, const DecodedInst& d, bool approx, bool full) {
+  if (d.type == ScalarType::F32) {
+    if (approx) return full ? nullptr : form<DivApproxF32>(m, d);
+    if (full) return form<DivFullF32>(m, d);
+    return m.rnd == Rounding::None ? nullptr : form<DivF32>(m, d);
+  }
+  if (d.type == ScalarType::F64 && !approx && !full) return form<DivF64>(m, d);
+  return nullptr;
+}
+
+// rcp/sqrt: .approx{.ftz}.f32 or .rnd{.ftz}.f32 (mode required), .rnd.f64,
+// and rcp.approx.ftz.f64. rsqrt: .approx{.ftz}.f32, .approx{.ftz}.f64.
+Handler select_roots(Opcode op, const Mods& m, const DecodedInst& d, bool approx, bool full) {
+  const ScalarType t = d.type;
+  if (full) return nullptr;
+  if (op == Opcode::Rsqrt) {
+    if (!approx) return nullptr;
+    if (t == ScalarType::F32) return form<RsqrtApproxF32>(m, d);
+    if (t == ScalarType::F64) return m.ftz() ? form<RsqrtApproxFtzF64>(m, d) : form<RsqrtApproxF64>(m, d);
+    return nullptr;
+  }
+  const bool rcp = op == Opcode::Rcp;
+  if (t == ScalarType::F32) {
+    if (approx) return rcp ? form<RcpApproxF32>(m, d) : form<SqrtApproxF32>(m, d);
+    if (m.rnd == Rounding::None) return nullptr;
+    return rcp ? form<RcpF32>(m, d) : form<SqrtF32>(m, d);
+  }
+  if (t == ScalarType::F64) {
+    if (approx) return rcp && m.ftz() ? form<RcpApproxFtzF64>(m, d) : nullptr;
+    return rcp ? form<RcpF64>(m, d) : form<SqrtF64>(m, d);
+  }
+  return nullptr;
+}
+
+// sin/cos/lg2/ex2/tanh: .approx only (required since PTX 1.4).
+Handler select_transcendental(Opcode op, const Mods& m, const DecodedInst& d) {
   switch (op) {
-    case Opcode::Sin: return t == ScalarType::F32 ? ew<SinF32>() : nullptr;
-    case Opcode::Cos: return t == ScalarType::F32 ? ew<CosF32>() : nullptr;
-    case Opcode::Lg2: return t == ScalarType::F32 ? ew<Lg2F32>() : nullptr;
-    case Opcode::Ex2: return by_type<Ex2F32, void, Ex2F16, Ex2BF16>(t);
-    case Opcode::Tanh: return by_type<TanhF32, void, TanhF16, TanhBF16>(t);
+    case Opcode::Sin: return by_type<SinF32, void>(m, d);
+    case Opcode::Cos: return by_type<CosF32, void>(m, d);
+    case Opcode::Lg2: return by_type<Lg2F32, void>(m, d);
+    case Opcode::Ex2:
+      // bf16 has only ex2.approx.ftz (and f16 only the form without .ftz).
+      if ((d.type == ScalarType::BF16 || d.type == ScalarType::BF16x2) && !m.ftz()) return nullptr;
+      return by_type<Ex2F32, void, Ex2F16, Ex2BF16>(m, d);
+    case Opcode::Tanh: return by_type<TanhF32, void, TanhF16, TanhBF16>(m, d);
+    default: return nullptr;
+  }
+}
+
+// add/sub{.rnd}{.sat}.f32.{f16,bf16} d, a, c and fma.rnd{.sat}.f32.{f16,bf16}.
+Handler select_mixed(Opcode op, const Mods& m, const DecodedInst& d) {
+  if (d.type != ScalarType::F32 || (d.type2 != ScalarType::F16 && d.type2 != ScalarType::BF16)) return nullptr;
+  // The 16-bit operands are registers: a float literal there would have been
+  // decoded as f32 bits.
+  if (d.src[0].kind == Src::Imm || (op == Opcode::Fma && d.src[1].kind == Src::Imm)) return nullptr;
+  const bool bf = d.type2 == ScalarType::BF16;
+  switch (op) {
+    case Opcode::Add: return bf ? form<AddF32Half<true>>(m, d) : form<AddF32Half<false>>(m, d);
+    case Opcode::Sub: return bf ? form<SubF32Half<true>>(m, d) : form<SubF32Half<false>>(m, d);
+    case Opcode::Fma: return bf ? form<FmaF32Half<true>>(m, d) : form<FmaF32Half<false>>(m, d);
+    default: return nullptr;
+  }
+}
+
+// The element-wise forms with one destination register.
+Handler select_arith(Opcode op, const ptx::Modifiers& pm, const DecodedInst& d) {
+  if (!ptx::is_float(d.type) || d.num_dst != 1 || d.dst_is_pred) return nullptr;
+  const std::optional<Mods> decoded = decode_mods(pm);
+  if (!decoded) return nullptr;
+  const Mods& m = *decoded;
+  const bool approx = pm.has(Flag::Approx), full = pm.has(Flag::Full);
+  if (d.type2 != ScalarType::None) return approx || full ? nullptr : select_mixed(op, m, d);
+  switch (op) {
+    case Opcode::Div: return select_div(m, d, approx, full);
+    case Opcode::Rcp:
+    case Opcode::Sqrt:
+    case Opcode::Rsqrt: return select_roots(op, m, d, approx, full);
+    case Opcode::Sin:
+    case Opcode::Cos:
+    case Opcode::Lg2:
+    case Opcode::Ex2:
+    case Opcode::Tanh: return approx && !full ? select_transcendental(op, m, d) : nullptr;
+    default: break;
+  }
+  if (approx || full) return nullptr;  // only the forms above take them
+  switch (op) {
+    case Opcode::Add: return by_type<AddF32, AddF64, AddF16, AddBF16, true>(m, d);
+    case Opcode::Sub: return by_type<SubF32, SubF64, SubF16, SubBF16, true>(m, d);
+    case Opcode::Mul: return by_type<MulF32, MulF64, MulF16, MulBF16, true>(m, d);
+    case Opcode::Fma: return by_type<FmaF32, FmaF64, FmaF16, FmaBF16, true>(m, d);
+    // mad.f32 (sm_20+, with or without a mode) and mad.rnd.f64 are fma.
+    case Opcode::Mad: return by_type<FmaF32, FmaF64>(m, d);
+    case Opcode::Min:
+      if (d.num_src == 3) return by_type<Min3F32, void>(m, d);
+      return by_type<MinF32, MinF64, MinF16, MinBF16>(m, d);
+    case Opcode::Max:
+      if (d.num_src == 3) return by_type<Max3F32, void>(m, d);
+      return by_type<MaxF32, MaxF64, MaxF16, MaxBF16>(m, d);
+    case Opcode::Abs: return by_type<AbsF32, AbsF64, AbsF16, AbsBF16>(m, d);
+    case Opcode::Neg: return by_type<NegF32, NegF64, NegF16, NegBF16>(m, d);
+    case Opcode::Copysign: return by_type<CopysignF32, CopysignF64>(m, d);
     default: return nullptr;
   }
 }
@@ -340,49 +621,29 @@ Handler select_transcendental(Opcode op, ScalarType t) {
 }  // namespace
 
 Handler select_float(const ptx::Instruction& inst, const DecodedInst& d) {
-  const ptx::Modifiers& m = inst.mods;
-  const ScalarType t = d.type;
-  const bool one = d.num_dst == 1 && !d.dst_is_pred;
   switch (inst.opcode) {
-    case Opcode::Setp:
-      if (!ptx::is_float(t) || !d.dst_is_pred || d.num_src < 2) return nullptr;
-      return by_float_type<SetpH>(t);
-    case Opcode::Set:
-      if (!ptx::is_float(d.type2) || !one || d.num_src < 2) return nullptr;
-      return by_float_type<SetH>(d.type2);
-    case Opcode::Testp:
-      if (!d.dst_is_pred) return nullptr;
-      if (t == ScalarType::F32) return exec_testp<ScalarType::F32>;
-      if (t == ScalarType::F64) return exec_testp<ScalarType::F64>;
-      return nullptr;
-    default: break;
-  }
-  if (!ptx::is_float(t) || !one) return nullptr;
-  switch (inst.opcode) {
-    case Opcode::Add: return by_type<AddF32, AddF64, AddF16, AddBF16>(t);
-    case Opcode::Sub: return by_type<SubF32, SubF64, SubF16, SubBF16>(t);
-    case Opcode::Mul: return by_type<MulF32, MulF64, MulF16, MulBF16>(t);
+    case Opcode::Setp: return select_setp(inst.mods, d);
+    case Opcode::Set: return select_set(inst.mods, d);
+    case Opcode::Testp: return select_testp(inst.mods, d);
+    case Opcode::Add:
+    case Opcode::Sub:
+    case Opcode::Mul:
     case Opcode::Fma:
-    case Opcode::Mad:  // mad.f32/.f64 is the fused multiply-add (sm_20 and later)
-      return d.num_src == 3 ? by_type<FmaF32, FmaF64, FmaF16, FmaBF16>(t) : nullptr;
-    case Opcode::Div: return select_div(m, t);
+    case Opcode::Mad:
+    case Opcode::Div:
     case Opcode::Rcp:
     case Opcode::Sqrt:
-    case Opcode::Rsqrt: return select_rcp_sqrt(inst.opcode, m, t);
+    case Opcode::Rsqrt:
     case Opcode::Sin:
     case Opcode::Cos:
     case Opcode::Lg2:
     case Opcode::Ex2:
-    case Opcode::Tanh: return select_transcendental(inst.opcode, t);
+    case Opcode::Tanh:
     case Opcode::Min:
-      if (d.num_src == 3) return t == ScalarType::F32 ? ew<Min3F32>() : nullptr;
-      return by_type<MinF32, MinF64, MinF16, MinBF16>(t);
     case Opcode::Max:
-      if (d.num_src == 3) return t == ScalarType::F32 ? ew<Max3F32>() : nullptr;
-      return by_type<MaxF32, MaxF64, MaxF16, MaxBF16>(t);
-    case Opcode::Abs: return by_type<AbsF32, AbsF64, AbsF16, AbsBF16>(t);
-    case Opcode::Neg: return by_type<NegF32, NegF64, NegF16, NegBF16>(t);
-    case Opcode::Copysign: return by_type<CopysignF32, CopysignF64, void, void>(t);
+    case Opcode::Abs:
+    case Opcode::Neg:
+    case Opcode::Copysign: return select_arith(inst.opcode, inst.mods, d);
     default: return nullptr;
   }
 }

@@ -273,10 +273,15 @@ class Lowering {
   // Bits of a float literal as the given type expects them.
   static uint64_t float_bits(ptx::FloatSyntax syntax, int64_t raw, ScalarType type) {
     if (type == ScalarType::F16 || type == ScalarType::BF16) {
-      // A float literal given to a half-precision operand: rounded to it (.rn).
-      const uint64_t f32 = float_bits(syntax, raw, ScalarType::F32);
-      return type == ScalarType::F16 ? fp::f32_to_f16(static_cast<uint32_t>(f32))
-                                     : fp::f32_to_bf16(static_cast<uint32_t>(f32));
+      // A float literal given to a half-precision operand: rounded to it (.rn)
+      // once, from its exact f32 (0f) or double (0d, decimal) value; going
+      // through f32 first would round twice.
+      if (syntax == ptx::FloatSyntax::F32Bits) {
+        const auto f32 = static_cast<uint32_t>(raw);
+        return type == ScalarType::F16 ? fp::f32_to_f16(f32) : fp::f32_to_bf16(f32);
+      }
+      const auto f64 = static_cast<uint64_t>(raw);
+      return type == ScalarType::F16 ? fp::f64_to_f16(f64) : fp::f64_to_bf16(f64);
     }
     bool want64 = ptx::type_bits(type) == 64;
     double d = 0;
