@@ -90,31 +90,44 @@ inline uint64_t offset(RowCol rc, bool row_major, uint64_t ld) {
   return row_major ? rc.row * ld + rc.col : rc.col * ld + rc.row;
 }
 
-// wmma.load.{a,b,c}.sync.aligned.layout.shape{.ss}.type r, [p]{, stride}:
-// each lane reads its fragment's elements from its own p and stride (PTX
-// requires them uniform). The stride counts elements between consecutive
-// rows (.row) or columns (.col) and defaults to the leading dimension.
-void exec_wmma_load(Warp& w, const DecodedInst& inst, LaneMask active) {
-  if (!whole_warp(w, active, "wmma.load")) return;
-  const WmmaOperand o = *memory_operand(*inst.mods);
+// Calls fn(lane, i, host pointer) for element i of every lane's fragment in
+// memory at [p] with the instruction's layout and stride (the optional
+// src[0]; it counts elements between consecutive rows (.row) or columns
+// (.col) and defaults to the leading dimension). Each lane uses its own p
+// and stride (PTX requires them uniform). False when an access faulted.
+template <typename F>
+bool for_each_fragment_element(Warp& w, const DecodedInst& inst, const WmmaOperand& o, AccessKind kind,
+                               F&& fn) {
   const bool row_major = inst.mods->layouts[0] == ptx::Layout::Row;
   const uint64_t ld_default = row_major ? o.cols : o.rows;
-  const Fragment f = fragment(w, inst, 0);
-  const uint32_t per = per_reg(o.elem), bits = elem_bits(o.elem), bytes = bits / 8;
+  const uint32_t bytes = elem_bits(o.elem) / 8;
   auto layout = linear_layout(o);
-  uint64_t regs[kMaxRegs][kWarpSize] = {};
   for (uint32_t l = 0; l < kWarpSize; ++l) {
     const uint64_t base = w.address(inst, l);
     const uint64_t ld = inst.num_src ? truncate(w.read(inst.src[0], 0)[l], 32) : ld_default;
     for (uint32_t i = 0; i < o.per_lane(); ++i) {
       const uint64_t addr = base + offset(layout(l, i), row_major, ld) * bytes;
-      const uint8_t* p = w.translate(inst.addr.window, addr, bytes, l, AccessKind::Read);
-      if (!p) return;
-      uint64_t v = 0;
-      std::memcpy(&v, p, bytes);
-      regs[i / per][l] |= v << (i % per * bits);
+      uint8_t* p = w.translate(inst.addr.window, addr, bytes, l, kind);
+      if (!p) return false;
+      fn(l, i, p);
     }
   }
+  return true;
+}
+
+// wmma.load.{a,b,c}.sync.aligned.layout.shape{.ss}.type r, [p]{, stride}.
+void exec_wmma_load(Warp& w, const DecodedInst& inst, LaneMask active) {
+  if (!whole_warp(w, active, "wmma.load")) return;
+  const WmmaOperand o = *memory_operand(*inst.mods);
+  const Fragment f = fragment(w, inst, 0);
+  const uint32_t per = per_reg(o.elem), bits = elem_bits(o.elem), bytes = bits / 8;
+  uint64_t regs[kMaxRegs][kWarpSize] = {};
+  const bool ok = for_each_fragment_element(w, inst, o, AccessKind::Read, [&](uint32_t l, uint32_t i, uint8_t* p) {
+    uint64_t v = 0;
+    std::memcpy(&v, p, bytes);
+    regs[i / per][l] |= v << (i % per * bits);
+  });
+  if (!ok) return;
   for (uint32_t r = 0; r < f.count; ++r)
     for (uint32_t l = 0; l < kWarpSize; ++l) write(w, f.op[r], l, regs[r][l]);
 }
@@ -123,22 +136,12 @@ void exec_wmma_load(Warp& w, const DecodedInst& inst, LaneMask active) {
 void exec_wmma_store(Warp& w, const DecodedInst& inst, LaneMask active) {
   if (!whole_warp(w, active, "wmma.store")) return;
   const WmmaOperand o = *memory_operand(*inst.mods);
-  const bool row_major = inst.mods->layouts[0] == ptx::Layout::Row;
-  const uint64_t ld_default = row_major ? o.cols : o.rows;
   const Fragment f = fragment(w, inst, 0);
   const uint32_t per = per_reg(o.elem), bits = elem_bits(o.elem), bytes = bits / 8;
-  auto layout = linear_layout(o);
-  for (uint32_t l = 0; l < kWarpSize; ++l) {
-    const uint64_t base = w.address(inst, l);
-    const uint64_t ld = inst.num_src ? truncate(w.read(inst.src[0], 0)[l], 32) : ld_default;
-    for (uint32_t i = 0; i < o.per_lane(); ++i) {
-      const uint64_t addr = base + offset(layout(l, i), row_major, ld) * bytes;
-      uint8_t* p = w.translate(inst.addr.window, addr, bytes, l, AccessKind::Write);
-      if (!p) return;
-      const uint64_t v = truncate(read(w, f.op[i / per], l) >> (i % per * bits), bits);
-      std::memcpy(p, &v, bytes);
-    }
-  }
+  for_each_fragment_element(w, inst, o, AccessKind::Write, [&](uint32_t l, uint32_t i, uint8_t* p) {
+    const uint64_t v = truncate(read(w, f.op[i / per], l) >> (i % per * bits), bits);
+    std::memcpy(p, &v, bytes);
+  });
 }
 
 // ---- wmma.mma ------------------------------------------------------------------------
