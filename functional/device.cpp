@@ -92,6 +92,12 @@ std::shared_ptr<const Program> Device::load_ptx(std::string_view text, std::stri
   return lower_module(std::move(module), *memory_, diags);
 }
 
+std::shared_ptr<const Program> Device::load_module(std::shared_ptr<const ptx::Module> module,
+                                                   DiagnosticEngine& diags) {
+  if (!module || diags.has_errors()) return nullptr;
+  return lower_module(std::move(module), *memory_, diags);
+}
+
 std::optional<std::vector<uint8_t>> Device::layout_params(
     const KernelInfo& kernel, std::span<const std::vector<uint8_t>> values, std::string* why) const {
   const auto& slots = kernel.resources.params;
@@ -142,6 +148,7 @@ LaunchResult Device::launch(const Program& program, const KernelInfo& kernel,
   ctx.clock = clock_base_;
   ctx.heap = &heap_;
   ctx.textures = &textures_;
+  ctx.num_sms = sm_count_;
   // The heap is made before the first kernel that needs it runs (device-side
   // allocation must not happen while executor threads translate addresses).
   if (!heap_.created())
@@ -151,7 +158,7 @@ LaunchResult Device::launch(const Program& program, const KernelInfo& kernel,
         break;
       }
   ctx.print = [this](const std::string& s) {
-    printed_ += s;
+    if (keep_printed_) printed_ += s;
     if (on_print) on_print(s);
   };
   GridOutcome out = run_grid(ctx, options_, cluster);

@@ -65,6 +65,13 @@ class Device {
   // Parses, checks and lowers PTX; null with diagnostics on error.
   std::shared_ptr<const Program> load_ptx(std::string_view text, std::string name,
                                           DiagnosticEngine& diags);
+  // Lowers an already parsed and checked (or linked) module.
+  std::shared_ptr<const Program> load_module(std::shared_ptr<const ptx::Module> module,
+                                             DiagnosticEngine& diags);
+
+  // The simulated GPU's SM count (what %nsmid reports).
+  void set_sm_count(uint32_t sms) { sm_count_ = sms == 0 ? 1 : sms; }
+  uint32_t sm_count() const { return sm_count_; }
 
   // Lays out kernel parameters: values[i] holds the bytes of parameter i.
   // Returns nullopt (and an explanation) when counts or sizes do not match.
@@ -107,15 +114,20 @@ class Device {
   }
   bool destroy_surface_object(uint64_t surf) { return textures_.destroy_surface(surf); }
 
-  // Device printf output of all launches so far (also sent to `on_print`).
+  // Device printf output of all launches so far (also sent to `on_print`),
+  // unless keep_printed is off (the runtime forwards output as it comes and
+  // must not accumulate it for the life of the process).
   const std::string& printed() const { return printed_; }
   std::function<void(const std::string&)> on_print;
+  void set_keep_printed(bool keep) { keep_printed_ = keep; }
 
  private:
   std::unique_ptr<DeviceMemory> memory_;
   std::string printed_;
   uint64_t next_grid_id_ = 1;
   uint64_t clock_base_ = 0;  // %clock64 at the start of the next launch
+  uint32_t sm_count_ = 1;
+  bool keep_printed_ = true;
   ExecutorOptions options_;
   DeviceHeap heap_;
   TextureTable textures_;

@@ -82,6 +82,8 @@ std::string describe(const Fault& f) {
                         f.address, position_text(f.address, 0, *f.nearest));
       break;
     case FaultKind::OutOfMemory: return fmt::format("out of memory: {}", f.detail);
+    case FaultKind::Overlap:
+      return fmt::format("cannot register [{:#x}, +{}): {}", f.address, f.size, f.detail);
     case FaultKind::InvalidValue: return fmt::format("invalid argument: {}", f.detail);
     case FaultKind::StackOverflow:
     case FaultKind::Trap:
@@ -97,17 +99,25 @@ std::string describe(const Fault& f) {
 }
 
 void DeviceMemory::HostBlockDeleter::operator()(uint8_t* p) const {
+  if (mapped_len == kNotOwned) return;
   if (mapped_len != 0)
     munmap(p, mapped_len);
   else
     std::free(p);
 }
 
-DeviceMemory::DeviceMemory(DeviceMemoryConfig config) : config_(config), next_(config.base) {
+DeviceMemory::DeviceMemory(DeviceMemoryConfig config)
+    : config_(config), next_(config.base), next_host_visible_(config.host_visible_base) {
   WARPSIM_INVARIANT(is_pow2(config_.alignment) && config_.alignment >= 256,
                     "DeviceMemory alignment must be a power of two of at least 256");
   WARPSIM_INVARIANT(config_.base != 0 && config_.base % config_.alignment == 0,
                     "DeviceMemory base must be non-null and aligned");
+  WARPSIM_INVARIANT(config_.host_visible_base % config_.alignment == 0,
+                    "DeviceMemory host-visible window must be aligned");
+  WARPSIM_INVARIANT(config_.host_visible_base == 0 ||
+                        config_.host_visible_base + config_.host_visible_size <= config_.base ||
+                        config_.host_visible_base >= config_.base + config_.address_space,
+                    "DeviceMemory host-visible window must not overlap the device range");
 }
 
 DeviceMemory::~DeviceMemory() = default;
@@ -122,16 +132,34 @@ uint64_t DeviceMemory::allocate(uint64_t bytes, AllocationKind kind, std::string
     return 0;
   };
   // Pinned host memory is the host's, not the GPU's.
-  const bool counted = kind != AllocationKind::HostPinned;
+  const bool counted = kind != AllocationKind::HostPinned && kind != AllocationKind::HostRegistered;
   if (counted && bytes > config_.capacity - std::min(used_, config_.capacity))
     return fail(fmt::format("{} of {} bytes of device memory in use", used_, config_.capacity));
+
+  if (host_visible(kind)) {
+    uint64_t start = 0;
+    std::string why;
+    HostBlock host = map_host_visible(bytes, start, why);
+    if (!host) return fail(why);
+    Record r;
+    r.start = start;
+    r.size = bytes;
+    r.host = std::move(host);
+    r.kind = kind;
+    r.id = next_id_++;
+    r.label = std::string(label);
+    insert_record(std::move(r));
+    if (counted) used_ += bytes;
+    return start;
+  }
 
   // Reserve [start, start + max(bytes, 1) + guard) and round up: the guard gap
   // is what makes an access just past the end hit no allocation.
   const uint64_t start = next_;
   uint64_t end = 0;
   if (__builtin_add_overflow(start, std::max<uint64_t>(bytes, 1), &end) ||
-      __builtin_add_overflow(end, config_.guard + (config_.alignment - 1), &end))
+      __builtin_add_overflow(end, config_.guard + (config_.alignment - 1), &end) ||
+      end - config_.base > config_.address_space)
     return fail("the simulated address space is exhausted");
   const uint64_t next = end & ~(config_.alignment - 1);
 
@@ -155,10 +183,98 @@ uint64_t DeviceMemory::allocate(uint64_t bytes, AllocationKind kind, std::string
   r.kind = kind;
   r.id = next_id_++;
   r.label = std::string(label);
-  records_.push_back(std::move(r));
+  insert_record(std::move(r));
   next_ = next;
   if (counted) used_ += bytes;
   return start;
+}
+
+void DeviceMemory::insert_record(Record r) {
+  auto it = std::upper_bound(records_.begin(), records_.end(), r.start,
+                             [](uint64_t a, const Record& x) { return a < x.start; });
+  records_.insert(it, std::move(r));
+}
+
+DeviceMemory::HostBlock DeviceMemory::map_host_visible(uint64_t bytes, uint64_t& start,
+                                                        std::string& why) {
+  // A zero-byte allocation still gets its own page, so its address is unique.
+  const uint64_t page = 4096;
+  const uint64_t len = (std::max<uint64_t>(bytes, 1) + page - 1) & ~(page - 1);
+  const uint64_t window_end = config_.host_visible_base + config_.host_visible_size;
+  // Another mapping of the process may already sit where the next one would
+  // go: skip past it (a few times) instead of failing.
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    uint64_t end = 0;
+    if (__builtin_add_overflow(next_host_visible_, len + config_.guard, &end) || end > window_end) {
+      why = "the host-visible address window is exhausted";
+      return HostBlock(nullptr, HostBlockDeleter{0});
+    }
+    void* want = reinterpret_cast<void*>(next_host_visible_);
+    void* p = mmap(want, len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+    const uint64_t step = (end + config_.alignment - 1) & ~(config_.alignment - 1);
+    if (p == want) {
+      start = next_host_visible_;
+      next_host_visible_ = step;
+      return HostBlock(static_cast<uint8_t*>(p), HostBlockDeleter{len});
+    }
+    // Old kernels ignore MAP_FIXED_NOREPLACE and map elsewhere: undo that.
+    if (p != MAP_FAILED) munmap(p, len);
+    else if (errno != EEXIST) {
+      why = fmt::format("host mmap failed: {}", std::strerror(errno));
+      return HostBlock(nullptr, HostBlockDeleter{0});
+    }
+    next_host_visible_ = step + (uint64_t{1} << 30);  // skip the occupied range
+  }
+  why = "no free host address range in the host-visible window";
+  return HostBlock(nullptr, HostBlockDeleter{0});
+}
+
+Fault DeviceMemory::register_host(void* host, uint64_t bytes, std::string_view label) {
+  const auto start = reinterpret_cast<uint64_t>(host);
+  uint64_t end = 0;
+  if (host == nullptr || bytes == 0 || __builtin_add_overflow(start, bytes, &end))
+    return make_fault(FaultKind::InvalidValue, start, bytes, AccessKind::Write, nullptr,
+                      fmt::format("cannot register host range {:#x} of {} bytes", start, bytes));
+  // Freed records in the range are only diagnostics: they give way.
+  std::erase_if(records_, [&](const Record& r) {
+    return !r.live && r.start < end && start < r.start + std::max<uint64_t>(r.size, 1);
+  });
+  for (const Record& r : records_)
+    if (r.live && r.start < end && start < r.start + std::max<uint64_t>(r.size, 1))
+      return make_fault(FaultKind::Overlap, start, bytes, AccessKind::Write, &r,
+                        "the range overlaps memory the device already knows");
+  Record r;
+  r.start = start;
+  r.size = bytes;
+  r.host = HostBlock(static_cast<uint8_t*>(host), HostBlockDeleter{kNotOwned});
+  r.kind = AllocationKind::HostRegistered;
+  r.id = next_id_++;
+  r.label = std::string(label);
+  insert_record(std::move(r));
+  cache_ = {};
+  return {};
+}
+
+Fault DeviceMemory::unregister_host(uint64_t addr) {
+  const size_t i = find_index(addr);
+  if (i == records_.size() || records_[i].start != addr || !records_[i].live ||
+      records_[i].kind != AllocationKind::HostRegistered)
+    return make_fault(FaultKind::InvalidFree, addr, 0, AccessKind::Write, nearest_record(addr),
+                      "not the start of a registered host range");
+  // Registered memory stays the program's: forget it entirely rather than
+  // keep a freed record, so the host can register the range again.
+  records_.erase(records_.begin() + static_cast<std::ptrdiff_t>(i));
+  cache_ = {};
+  return {};
+}
+
+std::optional<AllocationInfo> DeviceMemory::allocation_at(uint64_t addr) const {
+  const size_t i = find_index(addr);
+  if (i == records_.size()) return std::nullopt;
+  const Record& r = records_[i];
+  if (!r.live || addr - r.start >= std::max<uint64_t>(r.size, 1)) return std::nullopt;
+  return info(r);
 }
 
 Fault DeviceMemory::free(uint64_t addr) {
@@ -166,12 +282,16 @@ Fault DeviceMemory::free(uint64_t addr) {
   const size_t i = find_index(addr);
   if (i == records_.size() || records_[i].start != addr || !records_[i].live)
     return make_fault(FaultKind::InvalidFree, addr, 0, AccessKind::Write, nearest_record(addr));
+  if (records_[i].kind == AllocationKind::HostRegistered)
+    return make_fault(FaultKind::InvalidFree, addr, 0, AccessKind::Write, &records_[i],
+                      "registered host memory is unregistered, not freed");
   Record& r = records_[i];
   r.host.reset();
   r.live = false;
   r.freed_seq = ++free_seq_;
   ++freed_in_records_;
-  if (r.kind != AllocationKind::HostPinned) used_ -= r.size;
+  if (r.kind != AllocationKind::HostPinned && r.kind != AllocationKind::HostRegistered)
+    used_ -= r.size;
   cache_ = {};
   drop_old_freed_records();
   return {};

@@ -51,6 +51,18 @@ struct DeviceMemoryConfig {
   uint64_t guard = 64 << 10;               // minimum unallocated gap after each allocation
   uint64_t mmap_threshold = 64 << 10;      // blocks this large or larger are lazily mmap'ed
   size_t freed_records_kept = 1 << 16;     // freed allocations remembered for diagnostics
+  // Device addresses stay within [base, base + address_space): addresses are
+  // never reused, so this bounds the bytes (plus guards) a process may ever
+  // allocate; 16 TiB by default.
+  uint64_t address_space = uint64_t{1} << 44;
+  // Host-visible allocations (Managed, HostPinned): when non-zero, each is a
+  // host mapping placed at an address of its own in the window
+  // [host_visible_base, + host_visible_size), so that its device address IS
+  // its host pointer - what unified addressing promises a CUDA program for
+  // managed and pinned memory. 0 places them like every other allocation
+  // (device address != host pointer; enough for tests of the executor).
+  uint64_t host_visible_base = 0;
+  uint64_t host_visible_size = uint64_t{1} << 44;
 };
 
 // The last allocation a translate() resolved: a warp's lanes usually hit the
@@ -87,6 +99,14 @@ class DeviceMemory {
   // allocation, a double free, an unknown address) is an InvalidFree fault
   // and changes nothing.
   Fault free(uint64_t addr);
+
+  // cudaHostRegister: makes the program's own host memory [host, host + bytes)
+  // an allocation whose device address is `host` itself (no copy, no
+  // ownership). Fails with an Overlap fault when the range overlaps a live
+  // allocation, or InvalidValue for a null or zero-sized range.
+  Fault register_host(void* host, uint64_t bytes, std::string_view label);
+  // cudaHostUnregister: `addr` must be the start of a HostRegistered range.
+  Fault unregister_host(uint64_t addr);
 
   uint64_t used_bytes() const { return used_; }  // requested bytes of live, counted allocations
   uint64_t capacity() const { return config_.capacity; }
@@ -136,6 +156,16 @@ class DeviceMemory {
   }
 
   // --- host-side helpers (the runtime shim) --------------------------------
+
+  // Host pointer for [addr, addr + size) when it lies in one live allocation
+  // (size > 0), else nullptr with an OutOfBounds / UseAfterFree fault. For the
+  // runtime's copies between memories of different kinds.
+  uint8_t* host_pointer(uint64_t addr, uint64_t size, Fault& fault) const {
+    return host_range(addr, size, AccessKind::Write, "host access", fault);
+  }
+  // The live allocation containing `addr`, if any (no nearest-match).
+  std::optional<AllocationInfo> allocation_at(uint64_t addr) const;
+
   // Each validates every device range first (it must lie in one live
   // allocation) and writes nothing on failure. No alignment requirement; Const
   // allocations are writable from the host. Size 0 succeeds without checks.
@@ -158,7 +188,9 @@ class DeviceMemory {
  private:
   static constexpr uint32_t kFastMaxSize = 16;  // largest access size the inline path handles
 
-  // Frees a host block: munmap when it was mapped (len != 0), else std::free.
+  // Frees a host block: munmap when it was mapped (len != 0), else
+  // std::free; kNotOwned (registered host memory) leaves it alone.
+  static constexpr uint64_t kNotOwned = ~uint64_t{0};
   struct HostBlockDeleter {
     uint64_t mapped_len;  // 0: calloc block (no initialiser: see unique_ptr in a nested class)
     void operator()(uint8_t* p) const;
@@ -196,10 +228,20 @@ class DeviceMemory {
                          AccessKind access, std::string_view op, Fault& fault) const;
   static bool check_pitch(uint64_t width, uint64_t pitch, std::string_view op, Fault& fault);
   void drop_old_freed_records();
+  // The host block of a host-visible allocation, mapped at its own address in
+  // the host-visible window; null with `why` on failure.
+  HostBlock map_host_visible(uint64_t bytes, uint64_t& start, std::string& why);
+  // Inserts a record keeping records_ sorted by start.
+  void insert_record(Record r);
+  bool host_visible(AllocationKind kind) const {
+    return config_.host_visible_base != 0 &&
+           (kind == AllocationKind::Managed || kind == AllocationKind::HostPinned);
+  }
 
   DeviceMemoryConfig config_;
-  std::vector<Record> records_;  // sorted by start: addresses only grow
+  std::vector<Record> records_;  // sorted by start
   uint64_t next_;                // next allocation's start
+  uint64_t next_host_visible_;   // next host-visible allocation's start
   uint64_t used_ = 0;
   uint64_t next_id_ = 0;
   uint64_t free_seq_ = 0;

@@ -448,6 +448,29 @@ void exec_bfi(Warp& w, const DecodedInst& inst, LaneMask active) {
   });
 }
 
+// bmsk.{clamp,wrap}.b32 d, a, b: a mask of b one-bits starting at bit a
+// (PTX ISA 7.6, sm_70). .wrap uses a and b modulo 32; .clamp saturates them
+// at 32, so a position past the msb gives 0 and a width of 32 or more fills
+// to the msb. A width of 0 gives 0.
+template <bool Clamp>
+void exec_bmsk(Warp& w, const DecodedInst& inst, LaneMask active) {
+  auto a = w.read(inst.src[0], 0);
+  auto b = w.read(inst.src[1], 1);
+  write_lanes(w, inst.dst[0], active, [&](uint32_t l) -> uint64_t {
+    const uint32_t pos = static_cast<uint32_t>(a[l]), width = static_cast<uint32_t>(b[l]);
+    const uint32_t p = pos & 31, n = width & 31;
+    uint32_t low = ~0u << p;   // ones from the start position up
+    uint32_t high = 0;         // ones from the end position up (cleared from `low`)
+    bool open_ended = p + n >= 32;
+    if (Clamp) {
+      if (pos >= 32) low = 0;
+      if (width >= 32) open_ended = true;
+    }
+    if (!open_ended) high = n == 0 ? ~0u : ~0u << (p + n);
+    return low & ~high;
+  });
+}
+
 // prmt.b32{.mode} d, a, b, c: byte permute of the 8 bytes {b, a}.
 void exec_prmt(Warp& w, const DecodedInst& inst, LaneMask active) {
   Operation mode = inst.mods->op;
@@ -598,6 +621,9 @@ Handler select_integer(const ptx::Instruction& inst, const DecodedInst& d) {
     case Opcode::Bfe: return int_t && one ? exec_bfe : nullptr;
     case Opcode::Bfi: return int_t && one ? exec_bfi : nullptr;
     case Opcode::Prmt: return one ? exec_prmt : nullptr;
+    case Opcode::Bmsk:
+      if (!one || ptx::type_bits(t) != 32) return nullptr;
+      return d.mods->has(Flag::Wrap) ? exec_bmsk<false> : exec_bmsk<true>;
     case Opcode::Shf: return one ? exec_shf : nullptr;
     case Opcode::Lop3: return one && !d.dst_is_pred && d.num_src == 4 ? exec_lop3 : nullptr;
     case Opcode::Dp4a: return one ? exec_dp<true> : nullptr;

@@ -12,16 +12,18 @@
 
 namespace warpsim::functional {
 
-// Which API created an allocation. Only Const is treated specially by
-// DeviceMemory (read-only for device writes); HostPinned does not count
-// against the device capacity.
+// Which API created an allocation. Const is read-only for device writes;
+// HostPinned and HostRegistered do not count against the device capacity;
+// Managed, HostPinned and HostRegistered are host-visible (DeviceMemory
+// places them at an address equal to their host pointer when configured to).
 enum class AllocationKind : uint8_t {
-  Device,      // cudaMalloc
-  Managed,     // cudaMallocManaged
-  HostPinned,  // cudaMallocHost / cudaHostAlloc
-  Global,      // module .global variables
-  Const,       // module .const variables
-  Heap,        // the device-side malloc() arena
+  Device,          // cudaMalloc
+  Managed,         // cudaMallocManaged, __managed__ variables
+  HostPinned,      // cudaMallocHost / cudaHostAlloc
+  Global,          // module .global variables
+  Const,           // module .const variables
+  Heap,            // the device-side malloc() arena
+  HostRegistered,  // cudaHostRegister: the program's own host memory
 };
 
 enum class AccessKind : uint8_t { Read, Write, Atomic };
@@ -34,6 +36,7 @@ enum class FaultKind : uint8_t {
   ReadOnly,      // device write or atomic to a Const allocation
   InvalidFree,   // free() of something that is not the start of a live allocation
   OutOfMemory,   // capacity, address space or host memory exhausted
+  Overlap,       // a host range to register overlaps memory already known
   InvalidValue,  // bad arguments (zero access size, 2D width > pitch, size overflow)
   // Faults of a running kernel that are not about one memory access:
   StackOverflow,    // a call needs more local memory than cudaLimitStackSize allows
@@ -73,6 +76,7 @@ constexpr std::string_view to_string(AllocationKind k) {
     case AllocationKind::Global: return "global";
     case AllocationKind::Const: return "const";
     case AllocationKind::Heap: return "heap";
+    case AllocationKind::HostRegistered: return "host-registered";
   }
   return "?";
 }
@@ -95,6 +99,7 @@ constexpr std::string_view to_string(FaultKind k) {
     case FaultKind::ReadOnly: return "read-only";
     case FaultKind::InvalidFree: return "invalid-free";
     case FaultKind::OutOfMemory: return "out-of-memory";
+    case FaultKind::Overlap: return "overlap";
     case FaultKind::InvalidValue: return "invalid-value";
     case FaultKind::StackOverflow: return "stack-overflow";
     case FaultKind::Trap: return "trap";

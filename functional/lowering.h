@@ -102,9 +102,12 @@ class Lowering {
   uint64_t allocate(const ptx::Variable& v) {
     Fault f;
     uint64_t size = std::max<uint64_t>(1, v.size_bytes());
-    uint64_t addr = memory_.allocate(
-        size, v.space == StateSpace::Const ? AllocationKind::Const : AllocationKind::Global,
-        v.name, &f);
+    // __managed__ variables are host-visible: the runtime hands their address
+    // to host code (__cudaRegisterManagedVar), which dereferences it.
+    const AllocationKind kind = v.space == StateSpace::Const ? AllocationKind::Const
+                                : v.managed                  ? AllocationKind::Managed
+                                                             : AllocationKind::Global;
+    uint64_t addr = memory_.allocate(size, kind, v.name, &f);
     if (!addr) error(v.loc, fmt::format("cannot allocate '{}': {}", v.name, describe(f)));
     return addr;
   }

@@ -10,22 +10,16 @@
 
 #include <fmt/format.h>
 
+#include "common/byte_io.h"
+
 namespace warpsim::fatbin {
 
 static_assert(std::endian::native == std::endian::little, "the fatbin format is little endian");
 
 namespace {
 
-// Unaligned little-endian load; callers have checked the bounds.
-template <typename T>
-T load(const std::byte* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-// True if [off, off+len) lies within [0, size), without overflowing.
-bool fits(uint64_t off, uint64_t len, uint64_t size) { return off <= size && len <= size - off; }
+using bytes::fits;
+using bytes::load;
 
 Error err(std::string msg) { return Error{std::move(msg)}; }
 

@@ -6,6 +6,9 @@
 namespace warpsim::tools {
 
 void register_ptx_command(CLI::App& app);
+void register_config_command(CLI::App& app);
+void register_ptx_extract_command(CLI::App& ptx);
+void register_run_command(CLI::App& app);
 
 void set_exit_code(int code);
 int exit_code();

@@ -8,6 +8,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "warpsim 0.1.0");
   warpsim::tools::register_ptx_command(app);
+  warpsim::tools::register_config_command(app);
+  warpsim::tools::register_run_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

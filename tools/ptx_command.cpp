@@ -138,7 +138,7 @@ int exit_code() { return g_exit_code; }
 
 void register_ptx_command(CLI::App& app) {
   auto opt = std::make_shared<PtxOptions>();
-  CLI::App* ptx = app.add_subcommand("ptx", "Work with PTX: check, print, info");
+  CLI::App* ptx = app.add_subcommand("ptx", "Work with PTX: check, print, info, extract");
   ptx->require_subcommand(1);
 
   CLI::App* check =
@@ -155,6 +155,8 @@ void register_ptx_command(CLI::App& app) {
       "info", "Kernels, parameter layout, registers, shared/local/const bytes, basic blocks");
   info->add_option("file", opt->file, "PTX file")->required();
   info->callback([opt] { set_exit_code(run_info(*opt)); });
+
+  register_ptx_extract_command(*ptx);
 }
 
 }  // namespace warpsim::tools

@@ -1,7 +1,7 @@
 #include "functional/device_memory.h"
 
 #include <gtest/gtest.h>
-
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -391,6 +391,87 @@ TEST(DeviceMemory, DescribeText) {
             "use-after-free read of 8 bytes at 0x7f0000000010: the address is at offset 16 in "
             "freed allocation 'd_out' [0x7f0000000000, +1024) (device)");
   EXPECT_EQ(describe(Fault{}), "");
+}
+
+
+// Managed and pinned memory in the host-visible window: the device address
+// is a host pointer the host can use directly (unified addressing).
+DeviceMemoryConfig host_visible_config() {
+  DeviceMemoryConfig c;
+  c.base = 0x3000'0000'0000ull;
+  c.host_visible_base = 0x4000'0000'0000ull;
+  return c;
+}
+
+TEST(DeviceMemory, HostVisibleAllocationsAreHostPointers) {
+  DeviceMemory mem(host_visible_config());
+  const uint64_t m = mem.allocate(1000, AllocationKind::Managed, "managed");
+  const uint64_t p = mem.allocate(64, AllocationKind::HostPinned, "pinned");
+  const uint64_t d = mem.allocate(64, AllocationKind::Device, "device");
+  ASSERT_NE(m, 0u);
+  ASSERT_NE(p, 0u);
+  EXPECT_GE(m, 0x4000'0000'0000ull);
+  EXPECT_GE(p, m + 1000);
+  EXPECT_LT(d, 0x4000'0000'0000ull);  // device memory stays where it was
+  // The host writes through the address; the device sees it, and back.
+  auto* host = reinterpret_cast<uint32_t*>(m);
+  host[3] = 0xdeadbeef;
+  uint32_t v = 0;
+  ASSERT_FALSE(mem.read(m + 12, &v, 4));
+  EXPECT_EQ(v, 0xdeadbeefu);
+  v = 42;
+  ASSERT_FALSE(mem.write(m + 16, &v, 4));
+  EXPECT_EQ(host[4], 42u);
+  // Bounds and use-after-free are still checked.
+  EXPECT_EQ(mem.read(m + 1000, &v, 4).kind, FaultKind::OutOfBounds);
+  ASSERT_FALSE(mem.free(m));
+  EXPECT_EQ(mem.read(m + 12, &v, 4).kind, FaultKind::UseAfterFree);
+  // Pinned memory does not count against the device's capacity; managed does.
+  EXPECT_EQ(mem.used_bytes(), 64u);
+  ASSERT_TRUE(mem.allocation_at(p));
+  EXPECT_EQ(mem.allocation_at(p + 63)->kind, AllocationKind::HostPinned);
+  EXPECT_FALSE(mem.allocation_at(p + 64));
+}
+
+TEST(DeviceMemory, RegisteredHostMemory) {
+  DeviceMemory mem(host_visible_config());
+  std::vector<uint32_t> buf(256, 7);
+  auto* raw = reinterpret_cast<uint8_t*>(buf.data());
+  const uint64_t addr = reinterpret_cast<uint64_t>(raw);
+  ASSERT_FALSE(mem.register_host(raw, 1024, "buf"));
+  uint32_t v = 0;
+  ASSERT_FALSE(mem.read(addr + 8, &v, 4));
+  EXPECT_EQ(v, 7u);
+  v = 9;
+  ASSERT_FALSE(mem.write(addr + 8, &v, 4));
+  EXPECT_EQ(buf[2], 9u);
+  EXPECT_EQ(mem.used_bytes(), 0u);
+  // Overlapping registrations, a free() of it, and unregistering the middle fail.
+  EXPECT_EQ(mem.register_host(raw + 512, 1024, "again").kind, FaultKind::Overlap);
+  EXPECT_EQ(mem.free(addr).kind, FaultKind::InvalidFree);
+  EXPECT_EQ(mem.unregister_host(addr + 4).kind, FaultKind::InvalidFree);
+  EXPECT_EQ(mem.register_host(nullptr, 16, "null").kind, FaultKind::InvalidValue);
+  // Unregistering forgets the range (the memory stays the program's), and
+  // it can be registered again.
+  ASSERT_FALSE(mem.unregister_host(addr));
+  EXPECT_EQ(mem.read(addr, &v, 4).kind, FaultKind::OutOfBounds);
+  EXPECT_FALSE(mem.register_host(raw, 1024, "buf"));
+  EXPECT_EQ(buf[2], 9u);
+}
+
+TEST(DeviceMemory, HostVisibleSkipsOccupiedAddresses) {
+  // Something else already lives at the window's start: allocation moves on.
+  DeviceMemoryConfig c = host_visible_config();
+  c.host_visible_base = 0x4100'0000'0000ull;
+  void* squatter = mmap(reinterpret_cast<void*>(c.host_visible_base), 4096, PROT_READ,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+  ASSERT_NE(squatter, MAP_FAILED);
+  DeviceMemory mem(c);
+  const uint64_t m = mem.allocate(100, AllocationKind::Managed, "m");
+  ASSERT_NE(m, 0u);
+  EXPECT_NE(m, c.host_visible_base);
+  reinterpret_cast<char*>(m)[99] = 1;
+  munmap(squatter, 4096);
 }
 
 }  // namespace

@@ -1267,6 +1267,37 @@ TEST(ExecInteger, GlobalAtomicsUnderTheParallelExecutor) {
   EXPECT_EQ(v[6] | uint64_t{v[7]} << 32, sum);
 }
 
+
+// bmsk (found in CUB's radix sort): the ISA's example and every (position,
+// width) pair around the wrap/clamp boundaries, against a reference built
+// bit by bit from the ISA's description.
+uint64_t bmsk_reference(uint64_t a, uint64_t b, bool clamp) {
+  const uint64_t pos = clamp ? std::min<uint64_t>(a & 0xffffffffu, 32) : a & 31;
+  const uint64_t width = clamp ? std::min<uint64_t>(b & 0xffffffffu, 32) : b & 31;
+  uint64_t r = 0;
+  for (uint64_t i = pos; i < pos + width && i < 32; ++i) r |= uint64_t{1} << i;
+  return r;
+}
+
+TEST(ExecInteger, BmskClampAndWrap) {
+  EXPECT_EQ(run_lanes("  bmsk.wrap.b32 %r4, 1, 2;", {0}, {0}, {0})[0], 0x6u);
+  EXPECT_EQ(run_lanes("  bmsk.clamp.b32 %r4, %r1, %r2;", {4}, {40}, {0})[0], 0xfffffff0u);
+  EXPECT_EQ(run_lanes("  bmsk.wrap.b32 %r4, %r1, %r2;", {4}, {40}, {0})[0], 0xff0u);
+  EXPECT_EQ(run_lanes("  bmsk.clamp.b32 %r4, %r1, %r2;", {33}, {3}, {0})[0], 0u);
+  EXPECT_EQ(run_lanes("  bmsk.wrap.b32 %r4, %r1, %r2;", {33}, {3}, {0})[0], 0xeu);
+  const std::vector<uint32_t> values = {0, 1, 2, 5, 16, 30, 31, 32, 33, 40, 63, 64, 0x80000001u, 0xffffffffu};
+  const Lanes<uint32_t> l = pairs(values);
+  for (bool clamp : {true, false}) {
+    const std::vector<uint32_t> got =
+        run_lanes<uint32_t>(clamp ? "  bmsk.clamp.b32 %r4, %r1, %r2;" : "  bmsk.wrap.b32 %r4, %r1, %r2;",
+                            l.a, l.b, l.c);
+    ASSERT_EQ(got.size(), l.size());
+    for (size_t i = 0; i < l.size(); ++i)
+      EXPECT_EQ(got[i], bmsk_reference(l.a[i], l.b[i], clamp))
+          << (clamp ? "clamp" : "wrap") << " a=" << l.a[i] << " b=" << l.b[i];
+  }
+}
+
 #undef REF
 
 }  // namespace

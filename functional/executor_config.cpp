@@ -1,0 +1,26 @@
+// The [functional] table. The defaults are ExecutorOptions' own (grid.h).
+#include "functional/executor_config.h"
+
+namespace warpsim::functional {
+
+const config::Table<ExecutorOptions>& executor_config_table() {
+  static const config::Table<ExecutorOptions> table = [] {
+    using E = ExecutorOptions;
+    config::Table<E> t("Functional executor: how the CTAs of a launch are run on the host");
+    t.integer("threads", &E::threads, "threads",
+              "host threads running CTAs; 1 runs them in order on the calling thread")
+        .range(1, 1024);
+    t.integer("warp_quantum", &E::warp_quantum, "instructions",
+              "warp instructions a warp runs before the next warp of its CTA takes a turn")
+        .range(1, 4294967295u);
+    t.integer("cta_quantum", &E::cta_quantum, "instructions",
+              "co-resident CTAs (cooperative launches, clusters): warp instructions per turn")
+        .range(1, 4294967295u);
+    t.integer("watchdog", &E::watchdog, "instructions",
+              "most warp instructions one CTA may run before the launch times out; 0: unlimited");
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace warpsim::functional

@@ -1,0 +1,59 @@
+#pragma once
+// The simulator's whole configuration: every component's section, assembled
+// into one Schema, loaded from a named config or a file plus `--set`
+// overrides.
+//
+// SimConfig lives in functional/ because the functional layer is the highest
+// layer that exists today. When the timing layer lands it adds its sections
+// (timing.*, interconnect, power) to SimConfig, and SimConfig moves up to that
+// layer (the tools and the CUDA runtime shim sit above both).
+//
+// Named configs: a NAME (no '/', no ".toml") is NAME.toml in the first
+// directory of the search path that holds it:
+//   1. the directories in $WARPSIM_CONFIG_PATH (colon separated),
+//   2. <directory of the running executable>/../share/warpsim/configs,
+//   3. the source tree's configs/ (an absolute path fixed at build time).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/config.h"
+#include "common/diagnostics.h"
+#include "common/gpu_config.h"
+#include "functional/grid.h"
+
+namespace warpsim {
+
+struct SimConfig {
+  GpuConfig gpu;                           // [gpu]
+  functional::ExecutorOptions functional;  // [functional]
+};
+
+// The sections of `config`, bound to its members (which must outlive the
+// Schema).
+config::Schema sim_config_schema(SimConfig& config);
+
+// The search path for named configs, in order (see above).
+std::vector<std::string> config_search_path();
+
+// Built-in defaults (empty `name_or_file`) or the named config / file, then
+// `overrides` ("section.key=value") in order, then validation. Diagnostics
+// (errors and warnings) go to `diags`; nullopt when any error was reported.
+std::optional<SimConfig> load_sim_config(const std::string& name_or_file,
+                                         const std::vector<std::string>& overrides,
+                                         DiagnosticEngine& diags);
+// The same with an explicit search path (tests, tools that set their own).
+std::optional<SimConfig> load_sim_config(const std::string& name_or_file,
+                                         const std::vector<std::string>& overrides,
+                                         const std::vector<std::string>& search_path,
+                                         DiagnosticEngine& diags);
+
+// `warpsim config show`: the effective configuration as TOML, every value
+// annotated with its description and unit; loads back to the same values.
+std::string sim_config_toml(const SimConfig& config);
+
+// `warpsim config docs`: docs/config.md, the intro followed by one table per
+// section generated from the configuration tables.
+std::string sim_config_markdown();
+
+}  // namespace warpsim

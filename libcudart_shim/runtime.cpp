@@ -1,0 +1,436 @@
+#include "libcudart_shim/runtime.h"
+
+#include <fmt/format.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "libcudart_shim/device_attributes.h"
+
+namespace warpsim::cudart {
+
+namespace {
+
+// Where the simulated device memory lives in the 64-bit address space, and
+// where host-visible (managed, pinned) allocations are mapped: both away
+// from the program's own mappings and from the sanitizers' fixed regions
+// (ASan's allocator sits at 0x6000'0000'0000). The device window is also
+// reserved PROT_NONE, so that no host mapping can ever appear at an address
+// the runtime takes for device memory.
+constexpr uint64_t kDeviceBase = 0x3000'0000'0000ull;
+constexpr uint64_t kDeviceWindow = uint64_t{1} << 44;  // 16 TiB of device addresses
+constexpr uint64_t kHostVisibleBase = 0x4000'0000'0000ull;
+constexpr uint64_t kHostVisibleWindow = uint64_t{1} << 44;
+
+void reserve_device_window() {
+  static bool reserved = false;
+  if (reserved) return;
+  reserved = true;
+  void* want = reinterpret_cast<void*>(kDeviceBase);
+  void* p = mmap(want, kDeviceWindow, PROT_NONE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  if (p != MAP_FAILED && p != want) munmap(p, kDeviceWindow);
+}
+
+std::string getenv_string(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+}  // namespace
+
+RuntimeOptions RuntimeOptions::from_environment() {
+  RuntimeOptions o;
+  o.config = getenv_string("WARPSIM_CONFIG");
+  const std::string set = getenv_string("WARPSIM_SET");
+  size_t start = 0;
+  while (start < set.size()) {
+    size_t end = set.find('\n', start);
+    if (end == std::string::npos) end = set.size();
+    if (end > start) o.overrides.push_back(set.substr(start, end - start));
+    start = end + 1;
+  }
+  if (std::string m = getenv_string("WARPSIM_MODE"); !m.empty()) o.mode = m;
+  o.stats_file = getenv_string("WARPSIM_STATS_FILE");
+  o.program = getenv_string("WARPSIM_PROGRAM");
+  o.root_pid = std::atoi(getenv_string("WARPSIM_ROOT_PID").c_str());
+  o.verbose = getenv_string("WARPSIM_VERBOSE") == "1";
+  return o;
+}
+
+Runtime::Runtime(int abi_major, SimConfig config, RuntimeOptions options)
+    : abi_major_(abi_major),
+      config_(std::move(config)),
+      options_(std::move(options)),
+      started_(std::chrono::steady_clock::now()) {
+  heap_limit_ = 8 << 20;
+  make_device();
+}
+
+std::unique_ptr<Runtime> Runtime::from_environment(int abi_major) {
+  RuntimeOptions options = RuntimeOptions::from_environment();
+  DiagnosticEngine diags;
+  std::optional<SimConfig> config = load_sim_config(options.config, options.overrides, diags);
+  Error init = Error::Success;
+  if (!config) {
+    std::fprintf(stderr, "warpsim: the GPU configuration cannot be loaded:\n%s",
+                 diags.format_all().c_str());
+    config = SimConfig{};
+    init = Error::InitializationError;
+  }
+  if (options.mode != "functional") {
+    std::fprintf(stderr,
+                 "warpsim: mode '%s' is not available yet (the timing model is not built); only "
+                 "--mode functional runs\n",
+                 options.mode.c_str());
+    init = Error::InitializationError;
+  }
+  reserve_device_window();
+  auto rt = std::make_unique<Runtime>(abi_major, std::move(*config), std::move(options));
+  rt->init_error_ = init;
+  return rt;
+}
+
+int Runtime::runtime_version() const {
+  switch (abi_major_) {
+    case 11: return 11080;
+    case 12: return 12090;
+    default: return 13000;
+  }
+}
+
+Error& Runtime::last_error() {
+  thread_local Error e = Error::Success;
+  return e;
+}
+
+Error Runtime::record(Error e) {
+  if (e != Error::Success) last_error() = e;
+  return e;
+}
+
+void Runtime::make_device() {
+  functional::DeviceMemoryConfig mem;
+  mem.capacity = config_.gpu.memory_size;
+  mem.base = kDeviceBase;
+  mem.address_space = kDeviceWindow;
+  mem.host_visible_base = kHostVisibleBase;
+  mem.host_visible_size = kHostVisibleWindow;
+  device_ = std::make_unique<functional::Device>(mem);
+  device_->set_sm_count(static_cast<uint32_t>(config_.gpu.num_sms));
+  device_->set_executor_options(config_.functional);
+  device_->set_keep_printed(false);
+  (void)device_->heap().set_capacity(heap_limit_);
+  device_->on_print = [this](const std::string& s) {
+    // The device's printf FIFO: output beyond its size between two
+    // synchronisations is lost, as on a GPU.
+    if (printf_buffer_.size() + s.size() <= printf_fifo_limit_) {
+      printf_buffer_ += s;
+    } else if (!printf_overflow_reported_) {
+      printf_overflow_reported_ = true;
+      std::fprintf(stderr,
+                   "warpsim: device printf output exceeded cudaLimitPrintfFifoSize (%llu bytes) "
+                   "before the next synchronisation; the rest is dropped, as on a GPU\n",
+                   static_cast<unsigned long long>(printf_fifo_limit_));
+    }
+  };
+}
+
+functional::SmResources Runtime::sm_resources(int carveout_percent) const {
+  const GpuConfig& g = config_.gpu;
+  functional::SmResources r;
+  r.warp_size = static_cast<uint32_t>(g.warp_size);
+  r.max_threads_per_sm = static_cast<uint32_t>(g.max_threads_per_sm);
+  r.max_ctas_per_sm = static_cast<uint32_t>(g.max_ctas_per_sm);
+  r.max_threads_per_block = static_cast<uint32_t>(g.max_threads_per_block);
+  r.regs_per_sm = static_cast<uint32_t>(g.regs_per_sm);
+  r.regs_per_block = static_cast<uint32_t>(g.regs_per_block);
+  r.reg_alloc_unit = static_cast<uint32_t>(g.reg_alloc_unit);
+  r.shared_per_sm = g.shared_mem_per_sm;
+  if (carveout_percent >= 0 && carveout_percent <= 100)
+    r.shared_per_sm = std::max<uint64_t>(g.shared_mem_per_sm * carveout_percent / 100,
+                                         g.reserved_shared_mem_per_block);
+  r.shared_per_block_max = g.shared_mem_per_block_optin;
+  r.reserved_shared_per_block = g.reserved_shared_mem_per_block;
+  r.shared_alloc_unit = static_cast<uint32_t>(g.shared_mem_alloc_unit);
+  return r;
+}
+
+int Runtime::current_device() const { return 0; }
+
+Error Runtime::set_device(int device) {
+  return device == 0 ? Error::Success : Error::InvalidDevice;
+}
+
+Error Runtime::set_device_flags(unsigned flags) {
+  // cudaDeviceScheduleMask bits: at most one schedule, and known flags only.
+  const unsigned schedule = flags & 0x07u;
+  if ((flags & ~0xFFu) != 0 || (schedule != 0 && (schedule & (schedule - 1)) != 0))
+    return Error::InvalidValue;
+  device_flags_ = flags;
+  return Error::Success;
+}
+
+Error Runtime::device_attribute(int attribute, int* value) const {
+  if (value == nullptr) return Error::InvalidValue;
+  auto v = cudart::device_attribute(config_.gpu, attribute, abi_major_);
+  if (!v) return Error::InvalidValue;
+  *value = *v;
+  return Error::Success;
+}
+
+Error Runtime::set_limit(int limit, uint64_t value) {
+  switch (limit) {
+    case 0:  // cudaLimitStackSize: per-thread stack, rounded up to 16 bytes
+      stack_limit_ = (value + 15) & ~uint64_t{15};
+      return Error::Success;
+    case 1:  // cudaLimitPrintfFifoSize
+      printf_fifo_limit_ = value;
+      return Error::Success;
+    case 2:  // cudaLimitMallocHeapSize: fixed once a kernel has used the heap
+      if (device_->heap().created()) return Error::InvalidValue;
+      heap_limit_ = value;
+      (void)device_->heap().set_capacity(value);
+      return Error::Success;
+    case 3:  // cudaLimitDevRuntimeSyncDepth
+      sync_depth_limit_ = value;
+      return Error::Success;
+    case 4:  // cudaLimitDevRuntimePendingLaunchCount
+      pending_launch_limit_ = value;
+      return Error::Success;
+    case 5:  // cudaLimitMaxL2FetchGranularity: 0..128, a power of two
+      if (value > 128 || (value & (value - 1)) != 0) return Error::InvalidValue;
+      l2_fetch_granularity_ = value;
+      return Error::Success;
+    case 6:  // cudaLimitPersistingL2CacheSize
+      persisting_l2_limit_ = std::min<uint64_t>(value, config_.gpu.l2_size * 3 / 4);
+      return Error::Success;
+    default:
+      return Error::UnsupportedLimit;
+  }
+}
+
+Error Runtime::get_limit(int limit, uint64_t* value) const {
+  if (value == nullptr) return Error::InvalidValue;
+  switch (limit) {
+    case 0: *value = stack_limit_; return Error::Success;
+    case 1: *value = printf_fifo_limit_; return Error::Success;
+    case 2: *value = heap_limit_; return Error::Success;
+    case 3: *value = sync_depth_limit_; return Error::Success;
+    case 4: *value = pending_launch_limit_; return Error::Success;
+    case 5: *value = l2_fetch_granularity_; return Error::Success;
+    case 6: *value = persisting_l2_limit_; return Error::Success;
+    default: return Error::UnsupportedLimit;
+  }
+}
+
+Error Runtime::synchronize() {
+  flush_printf();
+  streams_.host_waits_for(streams_.all_done_ns());
+  return sticky_;
+}
+
+Error Runtime::reset() {
+  // Everything the context held goes: memory, modules' device state,
+  // streams, events, limits, the sticky error. Registrations stay: the next
+  // use loads the binaries again, with their initial global values.
+  flush_printf();
+  streams_.host_waits_for(streams_.all_done_ns());
+  streams_.reset();
+  registry_.new_generation();
+  sticky_ = Error::Success;
+  stack_limit_ = 1024;
+  printf_fifo_limit_ = 1 << 20;
+  heap_limit_ = 8 << 20;
+  device_flags_ = 0;
+  cache_config = 0;
+  shared_mem_config = 0;
+  printf_overflow_reported_ = false;
+  host_flags_.clear();
+  advice_.clear();
+  object_descriptors.clear();
+  coop_workspace_ = 0;
+  make_device();
+  stats_.add("runtime.device_resets");
+  return Error::Success;
+}
+
+Error Runtime::load(Binary& binary) {
+  LoadContext ctx;
+  ctx.device = device_.get();
+  ctx.compute_capability = config_.gpu.cc();
+  ctx.max_regs_per_thread = static_cast<uint32_t>(config_.gpu.max_regs_per_thread);
+  ctx.estimate_cap = static_cast<uint32_t>(
+      std::max<uint64_t>(1, config_.gpu.regs_per_block / std::max<uint64_t>(1, config_.gpu.max_threads_per_block)));
+  const bool fresh = binary.generation != registry_.generation() || !binary.attempted;
+  Error e = registry_.load(binary, ctx);
+  if (fresh && e == Error::Success) {
+    stats_.add("runtime.binaries_loaded");
+    if (options_.verbose)
+      std::fprintf(stderr, "warpsim: loaded fatbin #%llu: PTX compute_%u (contains %s)\n",
+                   static_cast<unsigned long long>(binary.id), binary.ptx_arch,
+                   binary.contents.c_str());
+  }
+  return e;
+}
+
+Error Runtime::load_kernel(const void* function, KernelEntry** out) {
+  KernelEntry* k = registry_.kernel(function);
+  if (k == nullptr) return Error::InvalidDeviceFunction;
+  if (Error e = load(*k->binary); e != Error::Success) return e;
+  if (k->info == nullptr) return Error::InvalidDeviceFunction;
+  *out = k;
+  return Error::Success;
+}
+
+Error Runtime::load_var(const void* symbol, VarEntry** out) {
+  VarEntry* v = registry_.var(symbol);
+  // Host code names a __managed__ variable by its storage (the expression
+  // `var` dereferences the pointer the runtime set), not by a shadow.
+  if (v == nullptr) v = registry_.managed_var_at(reinterpret_cast<uint64_t>(symbol));
+  if (v == nullptr) return Error::InvalidSymbol;
+  if (Error e = load(*v->binary); e != Error::Success) return e;
+  if (v->address == 0) return Error::InvalidSymbol;
+  *out = v;
+  return Error::Success;
+}
+
+Error Runtime::enqueue(const void* stream, bool per_thread, double duration_ns, bool synchronous) {
+  Stream* s = streams_.resolve(stream, per_thread);
+  if (s == nullptr) return Error::InvalidResourceHandle;
+  const double end = streams_.schedule(*s, duration_ns);
+  if (synchronous) {
+    flush_printf();
+    streams_.host_waits_for(end);
+  }
+  return Error::Success;
+}
+
+Error Runtime::stream_synchronize(const void* handle, bool per_thread) {
+  Stream* s = streams_.resolve(handle, per_thread);
+  if (s == nullptr) return Error::InvalidResourceHandle;
+  flush_printf();
+  double t = s->ready_ns;
+  // Waiting for the legacy stream also waits for the blocking streams it
+  // waits for, and vice versa.
+  if (s->legacy) t = std::max(t, streams_.all_done_ns());
+  streams_.host_waits_for(t);
+  return sticky_;
+}
+
+Error Runtime::event_synchronize(const void* handle) {
+  Event* e = streams_.event(handle);
+  if (e == nullptr) return Error::InvalidResourceHandle;
+  flush_printf();
+  if (e->recorded) streams_.host_waits_for(e->time_ns);
+  return sticky_;
+}
+
+Error Runtime::event_elapsed(float* ms, const void* start, const void* end) {
+  if (ms == nullptr) return Error::InvalidValue;
+  Event* a = streams_.event(start);
+  Event* b = streams_.event(end);
+  if (a == nullptr || b == nullptr) return Error::InvalidResourceHandle;
+  if (!a->timing() || !b->timing()) return Error::InvalidResourceHandle;
+  if (!a->recorded || !b->recorded) return Error::InvalidResourceHandle;
+  *ms = static_cast<float>((b->time_ns - a->time_ns) / 1e6);
+  return Error::Success;
+}
+
+Error Runtime::host_function(const void* stream, bool per_thread, void (*fn)(void*), void* user) {
+  if (fn == nullptr) return Error::InvalidValue;
+  Stream* s = streams_.resolve(stream, per_thread);
+  if (s == nullptr) return Error::InvalidResourceHandle;
+  // The stream's earlier work is done (it ran when submitted), so the
+  // callback runs now, in the submitting thread: CUDA forbids callbacks to
+  // call the runtime, so which thread runs them is not observable.
+  streams_.schedule(*s, 0);
+  flush_printf();
+  fn(user);
+  stats_.add("runtime.host_functions");
+  return Error::Success;
+}
+
+double Runtime::kernel_duration_ns(uint64_t warp_instructions) const {
+  const double issue_per_ns = config_.gpu.num_sms * cost_.issue_per_sm_per_cycle *
+                              config_.gpu.core_clock / 1000.0;  // MHz -> per ns
+  return cost_.launch_ns + (issue_per_ns > 0 ? warp_instructions / issue_per_ns : 0);
+}
+
+double Runtime::copy_duration_ns(uint64_t bytes, bool crosses_pcie) const {
+  if (crosses_pcie) return cost_.copy_latency_ns + bytes / cost_.pcie_bytes_per_ns;
+  // Device to device: read and write at the DRAM bandwidth (bus width x
+  // double data rate x memory clock).
+  const double dram_bytes_per_ns =
+      config_.gpu.memory_bus_width / 8.0 * 2.0 * config_.gpu.memory_clock / 1000.0;
+  return 1000.0 + (dram_bytes_per_ns > 0 ? 2.0 * bytes / dram_bytes_per_ns : 0);
+}
+
+void Runtime::flush_printf() {
+  if (printf_buffer_.empty()) return;
+  std::fwrite(printf_buffer_.data(), 1, printf_buffer_.size(), stdout);
+  printf_buffer_.clear();
+  printf_overflow_reported_ = false;
+}
+
+void Runtime::report_unsupported(const char* function) {
+  stats_.add(fmt::format("runtime.unsupported_calls.{}", function));
+  for (const std::string& f : unsupported_reported_)
+    if (f == function) return;
+  unsupported_reported_.emplace_back(function);
+  std::fprintf(stderr, "warpsim: %s is not supported (returns cudaErrorNotSupported)\n", function);
+}
+
+void Runtime::publish_launch(const KernelEntry& k, const functional::LaunchResult& r,
+                             double seconds) {
+  stats_.add("runtime.kernels_launched");
+  stats_.add("gpu_tot_sim_insn", r.thread_instructions);
+  stats_.add("gpu_tot_sim_warp_insn", r.warp_instructions);
+  stats_.add("gpu_tot_ctas", r.ctas);
+  launch_seconds_ += seconds;
+  (void)k;
+}
+
+void Runtime::write_statistics() {
+  flush_printf();
+  if (options_.stats_file.empty()) return;
+  if (options_.root_pid != 0 && options_.root_pid != getpid()) return;
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  nlohmann::json j = stats_.to_json();
+  j["warpsim"] = {
+      {"mode", options_.mode},
+      {"program", options_.program},
+      {"cuda_runtime_major", abi_major_},
+      {"gpu", config_.gpu.name},
+      {"compute_capability", fmt::format("{}.{}", config_.gpu.cc_major(), config_.gpu.cc_minor())},
+      {"num_sms", config_.gpu.num_sms},
+      {"wall_seconds", wall},
+      {"simulation_seconds", launch_seconds_},
+      {"simulated_gpu_ns", streams_.all_done_ns()},
+  };
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const KernelEntry& k : registry_.kernels()) {
+    if (k.stats.launches == 0) continue;
+    kernels.push_back({{"name", k.name},
+                       {"launches", k.stats.launches},
+                       {"ctas", k.stats.ctas},
+                       {"warp_instructions", k.stats.warp_instructions},
+                       {"thread_instructions", k.stats.thread_instructions},
+                       {"wall_seconds", k.stats.wall_seconds}});
+  }
+  j["kernels"] = std::move(kernels);
+  std::ofstream out(options_.stats_file);
+  if (!out) {
+    std::fprintf(stderr, "warpsim: cannot write statistics to %s\n", options_.stats_file.c_str());
+    return;
+  }
+  out << j.dump(2) << '\n';
+}
+
+}  // namespace warpsim::cudart

@@ -1,0 +1,262 @@
+#pragma once
+// The CUDA runtime's process-level context, independent of any CUDA major's
+// ABI: the simulated device, what the program registered, streams and
+// events, limits, the error state, and the statistics written at exit.
+//
+// The extern "C" entry points (api_*.cpp, compiled once per CUDA major)
+// convert ABI structs and call these methods under mutex(); everything here
+// uses plain C++ types and CUDA's error codes. This is the one place in
+// warpsim with process-wide state (ARCHITECTURE.md §1): the entry points reach
+// the single Runtime through runtime_instance(); the class itself can be
+// constructed any number of times (unit tests do).
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/stats.h"
+#include "functional/device.h"
+#include "functional/occupancy.h"
+#include "functional/sim_config.h"
+#include "libcudart_shim/errors.h"
+#include "libcudart_shim/managed_advice.h"
+#include "libcudart_shim/registry.h"
+#include "libcudart_shim/streams.h"
+
+namespace warpsim::cudart {
+
+// How the runtime was started (environment of `warpsim run`).
+struct RuntimeOptions {
+  std::string config;                  // WARPSIM_CONFIG: name or file, empty = built-in GPU
+  std::vector<std::string> overrides;  // WARPSIM_SET: section.key=value, one per line
+  std::string mode = "functional";     // WARPSIM_MODE
+  std::string stats_file;              // WARPSIM_STATS_FILE: JSON written at exit
+  std::string program;                 // WARPSIM_PROGRAM: for the statistics
+  int root_pid = 0;                    // WARPSIM_ROOT_PID: only this process writes stats
+  bool verbose = false;                // WARPSIM_VERBOSE=1: one line per loaded binary
+  static RuntimeOptions from_environment();
+};
+
+// Functional-mode durations for the simulated timeline (streams.h): an
+// idealised machine, so events and cudaEventElapsedTime report plausible,
+// deterministic times until the timing model supplies real ones.
+struct CostModel {
+  double launch_ns = 2000;            // fixed cost of a kernel launch
+  double issue_per_sm_per_cycle = 4;  // warp instructions (one per scheduler)
+  double copy_latency_ns = 5000;      // host<->device copy setup
+  double pcie_bytes_per_ns = 25;      // host<->device bandwidth (25 GB/s)
+};
+
+// Resources of one kernel as cudaFuncGetAttributes reports them.
+struct KernelAttributes {
+  uint64_t shared_bytes = 0;
+  uint64_t const_bytes = 0;
+  uint64_t local_bytes = 0;
+  uint32_t max_threads_per_block = 0;
+  uint32_t registers = 0;
+  uint32_t ptx_version = 0;     // virtual architecture of the PTX used (75 for compute_75)
+  uint32_t binary_version = 0;
+  uint64_t max_dynamic_shared = 0;
+  int carveout = -1;
+  uint32_t cluster_dims[3] = {0, 0, 0};
+  bool cluster_dims_set = false;
+  bool non_portable_cluster_size = false;
+};
+
+struct LaunchRequest {
+  const void* function = nullptr;  // host stub or kernel handle
+  functional::Dim3 grid, block;
+  uint64_t shared_bytes = 0;
+  const void* stream = nullptr;
+  bool per_thread_stream = false;  // _ptsz entry point
+  void** args = nullptr;
+  bool cooperative = false;
+  functional::Dim3 cluster{1, 1, 1};  // from launch attributes; 1x1x1 = kernel's own
+};
+
+// A 3D copy or set, in bytes (cudaMemcpy3DParms / cudaMemcpy2D flattened):
+// `height` rows of `width` bytes in each of `depth` slices. Pointers are
+// either arrays (cudaArray_t handles) or pitched memory.
+struct PitchedRegion {
+  const void* ptr = nullptr;  // memory; null when array != 0
+  uint64_t array = 0;         // cudaArray_t handle
+  uint64_t pitch = 0;         // bytes between rows (memory)
+  uint64_t rows = 0;          // rows per slice (memory: ysize)
+  uint64_t x = 0, y = 0, z = 0;  // position: x in bytes for memory, elements for arrays
+};
+struct Copy3D {
+  PitchedRegion dst, src;
+  uint64_t width = 0, height = 1, depth = 1;  // width in bytes
+  int kind = 4;
+};
+
+class Runtime {
+ public:
+  Runtime(int abi_major, SimConfig config, RuntimeOptions options = {});
+  // From the environment; never fails: a bad configuration is reported and
+  // becomes init_error() (every call then returns cudaErrorInitializationError).
+  static std::unique_ptr<Runtime> from_environment(int abi_major);
+
+  std::recursive_mutex& mutex() { return mutex_; }
+  int abi_major() const { return abi_major_; }
+  int runtime_version() const;  // CUDART_VERSION of the major impersonated
+  const SimConfig& config() const { return config_; }
+  Error init_error() const { return init_error_; }
+
+  // ---- errors ------------------------------------------------------------------------
+  Error sticky_error() const { return sticky_; }
+  static Error& last_error();  // per host thread
+  // Records `e` as the thread's last error when it is an error; returns it.
+  Error record(Error e);
+
+  // ---- device ------------------------------------------------------------------------
+  functional::Device& device() { return *device_; }
+  functional::SmResources sm_resources(int carveout_percent = -1) const;
+  int current_device() const;
+  Error set_device(int device);
+  unsigned device_flags() const { return device_flags_; }
+  Error set_device_flags(unsigned flags);
+  Error device_attribute(int attribute, int* value) const;
+  Error set_limit(int limit, uint64_t value);
+  Error get_limit(int limit, uint64_t* value) const;
+  Error synchronize();  // cudaDeviceSynchronize
+  Error reset();        // cudaDeviceReset
+  int cache_config = 0;
+  int shared_mem_config = 0;
+
+  // ---- registration ------------------------------------------------------------------
+  Registry& registry() { return registry_; }
+  Error load(Binary& binary);
+  Error load_kernel(const void* function, KernelEntry** out);
+  Error load_var(const void* symbol, VarEntry** out);
+
+  // ---- memory (runtime_memory.cpp) ----------------------------------------------------
+  Error malloc_device(void** ptr, uint64_t bytes);
+  Error free_device(void* ptr, bool synchronous);  // cudaFree synchronises, cudaFreeAsync not
+  Error malloc_host(void** ptr, uint64_t bytes, unsigned flags);
+  Error free_host(void* ptr);
+  Error malloc_managed(void** ptr, uint64_t bytes, unsigned flags);
+  Error malloc_pitch(void** ptr, uint64_t* pitch, uint64_t width, uint64_t height);
+  Error host_register(void* ptr, uint64_t bytes, unsigned flags);
+  Error host_unregister(void* ptr);
+  Error host_device_pointer(void** device, void* host, unsigned flags);
+  Error host_flags(unsigned* flags, void* host);
+  Error memory_info(uint64_t* free, uint64_t* total) const;
+  // cudaPointerGetAttributes: type (cudaMemoryType), device, pointers.
+  Error pointer_attributes(const void* ptr, int* type, int* device, void** device_ptr,
+                           void** host_ptr) const;
+
+  Error memcpy(void* dst, const void* src, uint64_t bytes, int kind, const void* stream,
+               bool async, bool per_thread);
+  Error memcpy_3d(const Copy3D& copy, const void* stream, bool async, bool per_thread);
+  Error memset_3d(const PitchedRegion& dst, int value, uint64_t width, uint64_t height,
+                  uint64_t depth, const void* stream, bool async, bool per_thread);
+  Error memcpy_to_symbol(const void* symbol, const void* src, uint64_t bytes, uint64_t offset,
+                         int kind, const void* stream, bool async, bool per_thread);
+  Error memcpy_from_symbol(void* dst, const void* symbol, uint64_t bytes, uint64_t offset,
+                           int kind, const void* stream, bool async, bool per_thread);
+  Error symbol_address(void** ptr, const void* symbol);
+  Error symbol_size(uint64_t* size, const void* symbol);
+  // Unified-memory hints; `location` is 0 (the GPU) or -1 (the host).
+  Error prefetch(const void* ptr, uint64_t bytes, int location, const void* stream,
+                 bool per_thread);
+  Error advise(const void* ptr, uint64_t bytes, int advice, int location);
+  // cudaMemRangeGetAttribute: `data` receives `size` bytes.
+  Error range_attribute(void* data, uint64_t size, int attribute, const void* ptr,
+                        uint64_t bytes) const;
+
+  // Arrays, textures, surfaces (runtime_texture.cpp). malloc_array takes
+  // cudaMalloc3DArray's extent and flags (cudaMallocArray: depth 0).
+  Error malloc_array(uint64_t* array, const functional::ChannelFormat& format, uint64_t width,
+                     uint64_t height, uint64_t depth, unsigned flags);
+  Error free_array(uint64_t array);
+  const functional::ArrayInfo* array(uint64_t handle) const;
+  Error create_texture(uint64_t* handle, const functional::ResourceDesc& res,
+                       const functional::TextureDesc& desc);
+  Error destroy_texture(uint64_t handle);
+  Error create_surface(uint64_t* handle, const functional::ResourceDesc& res);
+  Error destroy_surface(uint64_t handle);
+  // The ABI descriptors a texture or surface object was created from, kept
+  // by the entry points for cudaGetTextureObject*Desc (bytes of the structs
+  // of the CUDA major in use).
+  std::unordered_map<uint64_t, std::string> object_descriptors;
+
+  // ---- streams and events -------------------------------------------------------------
+  StreamTable& streams() { return streams_; }
+  Stream* stream(const void* handle, bool per_thread) {
+    return streams_.resolve(handle, per_thread);
+  }
+  Error stream_synchronize(const void* handle, bool per_thread);
+  Error event_synchronize(const void* handle);
+  Error event_elapsed(float* ms, const void* start, const void* end);
+  // Runs a host function in stream order (cudaLaunchHostFunc, cudaStreamAddCallback).
+  Error host_function(const void* stream, bool per_thread, void (*fn)(void*), void* user);
+
+  // ---- launches (runtime_launch.cpp) --------------------------------------------------
+  unsigned push_call_configuration(functional::Dim3 grid, functional::Dim3 block,
+                                   uint64_t shared, const void* stream);
+  Error pop_call_configuration(functional::Dim3* grid, functional::Dim3* block, uint64_t* shared,
+                               const void** stream);
+  Error launch(const LaunchRequest& request);
+  Error kernel_attributes(const void* function, KernelAttributes* out);
+  Error set_kernel_attribute(const void* function, int attribute, int value);
+  Error set_kernel_cache_config(const void* function, int config);
+  Error occupancy(int* ctas, const void* function, int block_size, uint64_t dynamic_shared,
+                  unsigned flags);
+  Error available_dynamic_shared(uint64_t* bytes, const void* function, int ctas, int block_size);
+
+  // ---- output and statistics ----------------------------------------------------------
+  // Device printf output waits in a buffer until a synchronising call, as on
+  // a GPU, and then goes to the program's stdout.
+  void flush_printf();
+  void write_statistics();  // at exit, to options().stats_file
+  const RuntimeOptions& options() const { return options_; }
+  StatsRegistry& stats() { return stats_; }
+  // One line on stderr naming an entry point warpsim does not implement
+  // (first call of each only).
+  void report_unsupported(const char* function);
+
+ private:
+  Error check_launch(const KernelEntry& k, const LaunchRequest& r, uint64_t* dynamic_shared);
+  double kernel_duration_ns(uint64_t warp_instructions) const;
+  double copy_duration_ns(uint64_t bytes, bool crosses_pcie) const;
+  // Enqueues an operation: the stream (or an invalid-handle error), its end
+  // time; synchronous operations make the host wait for it.
+  Error enqueue(const void* stream, bool per_thread, double duration_ns, bool synchronous);
+  void make_device();
+  void publish_launch(const KernelEntry& k, const functional::LaunchResult& r, double seconds);
+
+  int abi_major_;
+  SimConfig config_;
+  RuntimeOptions options_;
+  CostModel cost_;
+  Error init_error_ = Error::Success;
+  Error sticky_ = Error::Success;
+  std::recursive_mutex mutex_;
+  std::unique_ptr<functional::Device> device_;
+  Registry registry_;
+  StreamTable streams_;
+  StatsRegistry stats_;
+  ManagedAdvice advice_;
+  std::unordered_map<uint64_t, unsigned> host_flags_;  // pinned/registered host memory's flags
+  uint64_t coop_workspace_ = 0;  // grid-sync workspace of cooperative launches
+  std::string printf_buffer_;
+  bool printf_overflow_reported_ = false;
+  unsigned device_flags_ = 0;
+  uint64_t stack_limit_ = 1024;
+  uint64_t printf_fifo_limit_ = 1 << 20;
+  uint64_t heap_limit_ = 8 << 20;
+  uint64_t sync_depth_limit_ = 2;
+  uint64_t pending_launch_limit_ = 2048;
+  uint64_t persisting_l2_limit_ = 0;
+  uint64_t l2_fetch_granularity_ = 64;
+  std::vector<std::string> unsupported_reported_;
+  std::chrono::steady_clock::time_point started_;
+  double launch_seconds_ = 0;
+};
+
+}  // namespace warpsim::cudart

@@ -1,0 +1,50 @@
+# Runs one CUDA test program under `warpsim run` and checks what it did.
+#
+#   cmake -DWARPSIM=<warpsim> -DPROGRAM=<binary> -DNAME=<test name>
+#         [-DRUN_ARGS=a|b|c]       options for `warpsim run` ('|'-separated)
+#         [-DARGS=a|b]             arguments of the program
+#         [-DEXPECT_EXIT=N]        exit status (default 0)
+#         [-DEXPECT_PASS=ON|OFF]   stdout must contain "PASS <NAME>" (default ON)
+#         [-DEXPECT_STDOUT=regex]  stdout must match
+#         [-DEXPECT_STDERR=regex]  stderr must match
+#         -P run_test.cmake
+foreach(var RUN_ARGS ARGS)
+  if(DEFINED ${var})
+    string(REPLACE "|" ";" ${var} "${${var}}")
+  endif()
+endforeach()
+if(NOT DEFINED EXPECT_EXIT)
+  set(EXPECT_EXIT 0)
+endif()
+if(NOT DEFINED EXPECT_PASS)
+  set(EXPECT_PASS ON)
+endif()
+
+execute_process(
+  COMMAND ${WARPSIM} run --quiet ${RUN_ARGS} -- ${PROGRAM} ${ARGS}
+  RESULT_VARIABLE rc
+  OUTPUT_VARIABLE out
+  ERROR_VARIABLE err
+  TIMEOUT 600)
+
+set(problems "")
+if(NOT rc STREQUAL "${EXPECT_EXIT}")
+  string(APPEND problems "exit status ${rc}, expected ${EXPECT_EXIT}\n")
+endif()
+if(EXPECT_PASS AND NOT out MATCHES "PASS ${NAME}\n")
+  string(APPEND problems "stdout lacks 'PASS ${NAME}'\n")
+endif()
+if(EXPECT_PASS AND out MATCHES "(^|\n)FAIL ")
+  string(APPEND problems "the program reported a failure\n")
+endif()
+if(DEFINED EXPECT_STDOUT AND NOT out MATCHES "${EXPECT_STDOUT}")
+  string(APPEND problems "stdout does not match: ${EXPECT_STDOUT}\n")
+endif()
+if(DEFINED EXPECT_STDERR AND NOT err MATCHES "${EXPECT_STDERR}")
+  string(APPEND problems "stderr does not match: ${EXPECT_STDERR}\n")
+endif()
+
+if(problems)
+  message(FATAL_ERROR "${NAME}: ${problems}--- stdout ---\n${out}--- stderr ---\n${err}")
+endif()
+message(STATUS "${NAME}: ok\n${out}")

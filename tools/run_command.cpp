@@ -1,0 +1,385 @@
+// `warpsim run`: runs an unmodified CUDA program on the simulated GPU.
+//
+// The program is started with warpsim's libcudart preloaded - the build for
+// the CUDA major the program was linked against, whose soname satisfies the
+// program's own dependency, so the real runtime is never loaded - and with
+// the configuration passed through the environment (WARPSIM_CONFIG,
+// WARPSIM_SET, WARPSIM_MODE, WARPSIM_STATS_FILE; libcudart_shim/runtime.h).
+// Its exit status is passed through; a summary of the simulation follows on
+// stderr.
+#include <cxxabi.h>
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "common/diagnostics.h"
+#include "functional/sim_config.h"
+#include "tools/commands.h"
+#include "tools/host_binary.h"
+
+namespace warpsim::tools {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct RunOptions {
+  std::string config;
+  std::vector<std::string> overrides;
+  std::string mode = "functional";
+  std::string stats;
+  bool quiet = false;
+  bool verbose = false;
+  int cudart = 0;  // 0: detect
+  std::vector<std::string> command;
+};
+
+// PROGRAM as execvp would find it.
+std::string resolve_program(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::string p = path ? path : "/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= p.size()) {
+    size_t end = p.find(':', start);
+    if (end == std::string::npos) end = p.size();
+    std::string dir = p.substr(start, end - start);
+    if (dir.empty()) dir = ".";
+    fs::path candidate = fs::path(dir) / program;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    start = end + 1;
+  }
+  return {};
+}
+
+// The shared libraries the dynamic loader would load for `program`,
+// transitively (ld.so --list: the loader resolves them without running the
+// program).
+std::vector<std::string> loaded_libraries(const std::string& program) {
+  std::vector<std::string> libs;
+  for (const char* loader : {"/lib64/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"}) {
+    if (::access(loader, X_OK) != 0) continue;
+    std::string cmd = fmt::format("'{}' --list '{}' 2>/dev/null", loader, program);
+    FILE* f = ::popen(cmd.c_str(), "r");
+    if (f == nullptr) break;
+    char line[4096];
+    while (std::fgets(line, sizeof line, f)) {
+      std::string s(line);
+      const size_t b = s.find_first_not_of(" \t");
+      if (b == std::string::npos) continue;
+      const size_t e = s.find_first_of(" \t\n", b);
+      libs.push_back(s.substr(b, e == std::string::npos ? e : e - b));
+    }
+    ::pclose(f);
+    break;
+  }
+  return libs;
+}
+
+std::string rebuild_advice() {
+  return "link it with the shared CUDA runtime: `nvcc -cudart shared ...` (or -lcudart when "
+         "linking with g++/clang++; in CMake set_target_properties(<target> PROPERTIES "
+         "CUDA_RUNTIME_LIBRARY Shared) or CMAKE_CUDA_RUNTIME_LIBRARY=Shared)";
+}
+
+// Which libcudart the program needs; 0 with a message when it cannot run.
+int detect_cudart(const std::string& program, std::string& why) {
+  std::string error;
+  auto bin = HostBinary::open(program, error);
+  if (!bin) {
+    why = fmt::format("{}: cannot inspect it ({}); give the CUDA runtime major with --cudart", program, error);
+    return 0;
+  }
+  if (auto lib = find_cudart(bin->needed())) {
+    if (int m = cudart_major(*lib)) return m;
+    why = fmt::format("{} needs {}, a CUDA runtime warpsim does not provide (CUDA 11, 12 and 13 "
+                      "are supported)", program, *lib);
+    return 0;
+  }
+  if (bin->defines("__cudaRegisterFatBinary") || bin->defines("cudaMalloc") || bin->has_device_code()) {
+    why = fmt::format("{} is linked with the static CUDA runtime (nvcc's default), which talks to "
+                      "the GPU driver directly and cannot run on warpsim; {}", program,
+                      rebuild_advice());
+    return 0;
+  }
+  // A shared library of the program may use CUDA.
+  if (auto lib = find_cudart(loaded_libraries(program))) {
+    if (int m = cudart_major(*lib)) return m;
+    why = fmt::format("{} loads {}, a CUDA runtime warpsim does not provide", program, *lib);
+    return 0;
+  }
+  why = fmt::format("{} does not use the CUDA runtime (no libcudart among its libraries and no "
+                    "device code); if it loads CUDA at run time, say which runtime with --cudart "
+                    "11|12|13; if it was linked statically, {}", program, rebuild_advice());
+  return 0;
+}
+
+fs::path executable_dir() {
+  char buf[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return {};
+  buf[n] = 0;
+  return fs::path(buf).parent_path();
+}
+
+// The shim for `major`: WARPSIM_SHIM_DIR, the install tree, the build tree.
+std::string find_shim(int major) {
+  const std::string file = major == 11 ? "libcudart.so.11.0" : fmt::format("libcudart.so.{}", major);
+  const std::string sub = fmt::format("cuda{}", major);
+  std::vector<fs::path> dirs;
+  if (const char* d = std::getenv("WARPSIM_SHIM_DIR")) dirs.push_back(fs::path(d) / sub);
+  dirs.push_back(executable_dir() / ".." / "lib" / "warpsim" / sub);
+  dirs.push_back(executable_dir() / ".." / "lib" / sub);
+#ifdef WARPSIM_SHIM_BUILD_DIR
+  dirs.push_back(fs::path(WARPSIM_SHIM_BUILD_DIR) / sub);
+#endif
+  for (const fs::path& d : dirs) {
+    fs::path p = d / file;
+    std::error_code ec;
+    if (fs::exists(p, ec)) return fs::weakly_canonical(p, ec).string();
+  }
+  return {};
+}
+
+std::string group(uint64_t v) {
+  std::string s = std::to_string(v);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+  return s;
+}
+
+std::string bytes_text(uint64_t b) {
+  if (b >= (uint64_t{1} << 30)) return fmt::format("{:.1f} GiB", b / double(1 << 30));
+  if (b >= (uint64_t{1} << 20)) return fmt::format("{:.1f} MiB", b / double(1 << 20));
+  if (b >= 1024) return fmt::format("{:.1f} KiB", b / 1024.0);
+  return fmt::format("{} B", b);
+}
+
+// A kernel's C++ name (mangled names are unreadable in a summary).
+std::string demangle(const std::string& name) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  std::string out = status == 0 && d ? d : name;
+  std::free(d);
+  return out;
+}
+
+uint64_t get_u64(const nlohmann::json& j, std::initializer_list<const char*> path) {
+  const nlohmann::json* n = &j;
+  for (const char* k : path) {
+    if (!n->is_object() || !n->contains(k)) return 0;
+    n = &(*n)[k];
+  }
+  if (n->is_object() && n->contains("value")) n = &(*n)["value"];
+  return n->is_number_unsigned() || n->is_number_integer() ? n->get<uint64_t>() : 0;
+}
+
+void print_summary(const std::string& program, int status_code, bool signaled,
+                   const nlohmann::json& j) {
+  std::string out;
+  out += signaled ? fmt::format("warpsim: {} was terminated by signal {} ({})\n", program,
+                                status_code, strsignal(status_code))
+                  : fmt::format("warpsim: {} exited with status {}\n", program, status_code);
+  if (j.is_null()) {
+    out += "  (no statistics: the program ended before the runtime could write them)\n";
+    std::fputs(out.c_str(), stderr);
+    return;
+  }
+  const auto& w = j.value("warpsim", nlohmann::json::object());
+  out += fmt::format("  GPU              {} (compute capability {}, {} SMs), {} mode, CUDA {} runtime\n",
+                     w.value("gpu", std::string("?")), w.value("compute_capability", std::string("?")),
+                     w.value("num_sms", 0), w.value("mode", std::string("?")),
+                     w.value("cuda_runtime_major", 0));
+  const auto& kernels = j.value("kernels", nlohmann::json::array());
+  const uint64_t launches = get_u64(j, {"runtime", "kernels_launched"});
+  out += fmt::format("  kernels          {} launch{} of {} kernel{}, {} CTAs\n", group(launches),
+                     launches == 1 ? "" : "es", kernels.size(), kernels.size() == 1 ? "" : "s",
+                     group(get_u64(j, {"gpu_tot_ctas"})));
+  const uint64_t insn = get_u64(j, {"gpu_tot_sim_insn"});
+  out += fmt::format("  instructions     {} thread (gpu_sim_insn), {} warp\n", group(insn),
+                     group(get_u64(j, {"gpu_tot_sim_warp_insn"})));
+  std::string copies;
+  for (const char* dir : {"h2d", "d2h", "d2d"}) {
+    const uint64_t calls = get_u64(j, {"runtime", "memcpy", (std::string(dir) + "_calls").c_str()});
+    if (calls == 0) continue;
+    const uint64_t bytes = get_u64(j, {"runtime", "memcpy", (std::string(dir) + "_bytes").c_str()});
+    copies += fmt::format("{}{} {} ({})", copies.empty() ? "" : ", ", group(calls), dir,
+                          bytes_text(bytes));
+  }
+  if (!copies.empty()) out += fmt::format("  memory copies    {}\n", copies);
+  if (uint64_t faults = get_u64(j, {"runtime", "kernel_faults"}))
+    out += fmt::format("  kernel faults    {}\n", faults);
+  const double sim = w.value("simulation_seconds", 0.0);
+  out += fmt::format("  simulated time   {:.3f} ms (functional-mode estimate)\n",
+                     w.value("simulated_gpu_ns", 0.0) / 1e6);
+  out += fmt::format("  host time        {:.2f} s, {:.2f} s simulating kernels ({:.1f} M thread-inst/s)\n",
+                     w.value("wall_seconds", 0.0), sim, sim > 0 ? insn / sim / 1e6 : 0.0);
+  // The busiest kernels.
+  std::vector<nlohmann::json> ks(kernels.begin(), kernels.end());
+  std::sort(ks.begin(), ks.end(), [](const auto& a, const auto& b) {
+    return a.value("thread_instructions", uint64_t{0}) > b.value("thread_instructions", uint64_t{0});
+  });
+  if (ks.size() > 1) {
+    out += "  top kernels      launches  thread instructions  name\n";
+    for (size_t i = 0; i < ks.size() && i < 5; ++i) {
+      std::string name = demangle(ks[i].value("name", std::string("?")));
+      if (name.size() > 70) name = name.substr(0, 67) + "...";
+      out += fmt::format("                   {:>8}  {:>19}  {}\n", group(ks[i].value("launches", uint64_t{0})),
+                         group(ks[i].value("thread_instructions", uint64_t{0})), name);
+    }
+  }
+  std::fputs(out.c_str(), stderr);
+}
+
+int run(const RunOptions& opt) {
+  if (opt.command.empty()) {
+    fmt::print(stderr, "warpsim run: no program given (warpsim run [options] -- PROGRAM [ARGS...])\n");
+    return 2;
+  }
+  if (opt.mode != "functional" && opt.mode != "timing") {
+    fmt::print(stderr, "warpsim run: unknown mode '{}' (functional or timing)\n", opt.mode);
+    return 2;
+  }
+  if (opt.mode == "timing") {
+    fmt::print(stderr, "warpsim run: --mode timing is not available yet: the cycle-level timing "
+                       "model has not been built; use --mode functional\n");
+    return 2;
+  }
+  DiagnosticEngine diags;
+  if (!load_sim_config(opt.config, opt.overrides, diags)) {
+    std::fputs(diags.format_all().c_str(), stderr);
+    return 2;
+  }
+  // A named configuration is found on *this* program's search path (next to
+  // the warpsim binary); the shim inside the program gets the file itself.
+  std::string config = opt.config;
+  if (config::is_config_name(config))
+    if (auto path = config::find_named_config(config, config_search_path())) config = *path;
+  const std::string program = resolve_program(opt.command[0]);
+  if (program.empty()) {
+    fmt::print(stderr, "warpsim run: {}: program not found\n", opt.command[0]);
+    return 127;
+  }
+  int major = opt.cudart;
+  if (major == 0) {
+    std::string why;
+    major = detect_cudart(program, why);
+    if (major == 0) {
+      fmt::print(stderr, "warpsim run: {}\n", why);
+      return 2;
+    }
+  }
+  const std::string shim = find_shim(major);
+  if (shim.empty()) {
+    fmt::print(stderr, "warpsim run: warpsim's libcudart for CUDA {} was not found (set "
+                       "WARPSIM_SHIM_DIR to the directory holding cuda{}/)\n", major, major);
+    return 2;
+  }
+
+  std::string stats_file = opt.stats;
+  bool temporary = false;
+  if (stats_file.empty()) {
+    char tmpl[] = "/tmp/warpsim-stats-XXXXXX";
+    const int fd = ::mkstemp(tmpl);
+    if (fd >= 0) {
+      ::close(fd);
+      stats_file = tmpl;
+      temporary = true;
+    }
+  } else {
+    std::error_code ec;
+    fs::remove(stats_file, ec);  // a stale file must not pass for this run's
+  }
+
+  std::string overrides;
+  for (const std::string& o : opt.overrides) overrides += o + "\n";
+  std::string preload = shim;
+#ifdef WARPSIM_ASAN_RUNTIME
+  // A sanitized shim needs the sanitizer runtime loaded first.
+  preload = std::string(WARPSIM_ASAN_RUNTIME) + ":" + preload;
+#endif
+  if (const char* existing = std::getenv("LD_PRELOAD"); existing && *existing)
+    preload += std::string(":") + existing;
+
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    fmt::print(stderr, "warpsim run: fork failed: {}\n", std::strerror(errno));
+    return 2;
+  }
+  if (pid == 0) {
+    ::setenv("LD_PRELOAD", preload.c_str(), 1);
+    ::setenv("WARPSIM_CONFIG", config.c_str(), 1);
+    ::setenv("WARPSIM_SET", overrides.c_str(), 1);
+    ::setenv("WARPSIM_MODE", opt.mode.c_str(), 1);
+    ::setenv("WARPSIM_STATS_FILE", stats_file.c_str(), 1);
+    ::setenv("WARPSIM_PROGRAM", opt.command[0].c_str(), 1);
+    ::setenv("WARPSIM_ROOT_PID", std::to_string(::getpid()).c_str(), 1);
+    if (opt.verbose) ::setenv("WARPSIM_VERBOSE", "1", 1);
+#ifdef WARPSIM_ASAN_RUNTIME
+    const char* asan = std::getenv("ASAN_OPTIONS");
+    std::string a = asan ? std::string(asan) + ":" : std::string();
+    ::setenv("ASAN_OPTIONS", (a + "detect_leaks=0:verify_asan_link_order=0").c_str(), 1);
+#endif
+    std::vector<char*> argv;
+    for (const std::string& s : opt.command) argv.push_back(const_cast<char*>(s.c_str()));
+    argv.push_back(nullptr);
+    ::execv(program.c_str(), argv.data());
+    fmt::print(stderr, "warpsim run: cannot execute {}: {}\n", program, std::strerror(errno));
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  const bool signaled = WIFSIGNALED(status);
+  const int code = signaled ? WTERMSIG(status) : WEXITSTATUS(status);
+
+  nlohmann::json stats;
+  if (!stats_file.empty()) {
+    std::ifstream in(stats_file);
+    if (in) stats = nlohmann::json::parse(in, nullptr, false);
+    if (stats.is_discarded()) stats = nullptr;
+    if (temporary) {
+      std::error_code ec;
+      fs::remove(stats_file, ec);
+    }
+  }
+  if (!opt.quiet) print_summary(opt.command[0], code, signaled, stats);
+  return signaled ? 128 + code : code;
+}
+
+}  // namespace
+
+void register_run_command(CLI::App& app) {
+  auto opt = std::make_shared<RunOptions>();
+  CLI::App* run_cmd = app.add_subcommand(
+      "run", "Run an unmodified CUDA program (linked with -cudart shared) on the simulated GPU");
+  run_cmd->add_option("--config", opt->config,
+                      "GPU configuration: a name from configs/ (warpsim config list) or a TOML "
+                      "file; default: the built-in GPU");
+  run_cmd->add_option("--set", opt->overrides, "Override a configuration value: section.key=value")
+      ->take_all();
+  run_cmd->add_option("--mode", opt->mode, "Simulation mode: functional (default) or timing");
+  run_cmd->add_option("--stats", opt->stats, "Write the run's statistics as JSON to this file");
+  run_cmd->add_flag("--quiet", opt->quiet, "Do not print the summary at exit");
+  run_cmd->add_flag("--verbose", opt->verbose, "Report each device-code binary as it is loaded");
+  run_cmd->add_option("--cudart", opt->cudart,
+                      "CUDA runtime major to provide (11, 12, 13); default: detected from the program")
+      ->check(CLI::IsMember({11, 12, 13}));
+  run_cmd->add_option("command", opt->command, "PROGRAM [ARGS...] (after --)")->required();
+  run_cmd->positionals_at_end();
+  run_cmd->callback([opt] { set_exit_code(run(*opt)); });
+}
+
+}  // namespace warpsim::tools
