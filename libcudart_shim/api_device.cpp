@@ -235,9 +235,9 @@ cudaError_t cudaDeviceGetAttribute(int* value, int attribute, int device) {
 cudaError_t cudaDeviceGetP2PAttribute(int* value, int attribute, int src, int dst) {
   return entry(kNoContext, [&](Runtime&) {
     if (value == nullptr) return Error::InvalidValue;
-    // One device: there is no peer to ask about.
-    (void)attribute;
-    return src == dst ? Error::InvalidDevice : Error::InvalidDevice;
+    // One device, and a device is not its own peer: every pair is invalid.
+    (void)attribute, (void)src, (void)dst;
+    return Error::InvalidDevice;
   });
 }
 

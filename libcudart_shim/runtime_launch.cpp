@@ -107,6 +107,13 @@ Error Runtime::check_launch(const KernelEntry& k, const LaunchRequest& r, uint64
                            : g.shared_mem_per_block - std::min(static_shared, g.shared_mem_per_block);
   if (r.shared_bytes > allowance || static_shared + r.shared_bytes > g.shared_mem_per_block_optin)
     return Error::InvalidValue;
+  // A cooperative grid must fit on the GPU at once.
+  if (r.cooperative) {
+    const auto occ = functional::compute_occupancy(
+        sm_resources(k.carveout), {threads, k.registers, static_shared + r.shared_bytes});
+    if (r.grid.count() > uint64_t{occ.ctas_per_sm} * g.num_sms)
+      return Error::CooperativeLaunchTooLarge;
+  }
   *dynamic = r.shared_bytes;
   return Error::Success;
 }
@@ -138,12 +145,6 @@ Error Runtime::launch(const LaunchRequest& r) {
       std::max({stack_limit_, info.resources.local_bytes, uint64_t{16} << 10}), 1u << 24));
   cfg.cluster = r.cluster;
   if (r.cooperative) {
-    // The number of CTAs must fit on the GPU at once.
-    const auto occ = functional::compute_occupancy(
-        sm_resources(k->carveout),
-        {static_cast<uint32_t>(r.block.count()), k->registers, k->static_shared + dynamic});
-    if (r.grid.count() > uint64_t{occ.ctas_per_sm} * config_.gpu.num_sms)
-      return Error::CooperativeLaunchTooLarge;
     // The grid barrier's workspace, zeroed for each launch.
     if (coop_workspace_ == 0) {
       coop_workspace_ = device_->memory().allocate(64, functional::AllocationKind::Device,

@@ -1,70 +1,77 @@
 #include "libcudart_shim/streams.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace warpsim::cudart {
 
 namespace {
 
-// The calling thread's implicit stream, created on first use. It outlives a
-// reset of the table (threads keep running), so the table only forgets it
-// from its set and re-adopts it on next use.
-thread_local Stream* t_per_thread = nullptr;
-thread_local const StreamTable* t_per_thread_owner = nullptr;
+// The calling thread's implicit stream in the table it last asked (tables are
+// told apart by serial number, never by address, which may be reused).
+struct PerThreadCache {
+  uint64_t serial = 0;
+  Stream* stream = nullptr;
+};
+thread_local PerThreadCache t_cache;
+std::atomic<uint64_t> g_next_serial{1};
 
 constexpr uintptr_t kLegacyHandle = 0x1;
 constexpr uintptr_t kPerThreadHandle = 0x2;
 
 }  // namespace
 
-StreamTable::StreamTable() : legacy_(std::make_unique<Stream>()) {
+StreamTable::StreamTable() : serial_(g_next_serial++), legacy_(std::make_unique<Stream>()) {
   legacy_->legacy = true;
   legacy_->id = 0;
+}
+
+Stream& StreamTable::per_thread_stream() {
+  if (t_cache.serial == serial_) return *t_cache.stream;
+  std::unique_ptr<Stream>& s = per_thread_[std::this_thread::get_id()];
+  if (!s) {
+    s = std::make_unique<Stream>();
+    s->per_thread = true;
+    s->id = next_id_++;
+    s->ready_ns = host_ns_;
+  }
+  t_cache = {serial_, s.get()};
+  return *s;
 }
 
 Stream* StreamTable::resolve(const void* handle, bool per_thread_default) {
   const auto h = reinterpret_cast<uintptr_t>(handle);
   if ((h == 0 && !per_thread_default) || h == kLegacyHandle) return legacy_.get();
-  if (h == 0 || h == kPerThreadHandle) {
-    if (t_per_thread == nullptr || t_per_thread_owner != this) {
-      t_per_thread = new Stream();  // lives as long as the thread may use it (never freed)
-      t_per_thread->per_thread = true;
-      t_per_thread->id = next_id_++;
-      t_per_thread_owner = this;
-    }
-    streams_.insert(t_per_thread);
-    return t_per_thread;
-  }
+  if (h == 0 || h == kPerThreadHandle) return &per_thread_stream();
   auto* s = static_cast<Stream*>(const_cast<void*>(handle));
   return streams_.count(s) ? s : nullptr;
 }
 
 Stream* StreamTable::create(unsigned flags, int priority) {
-  auto* s = new Stream();
+  auto s = std::make_unique<Stream>();
   s->flags = flags;
   s->priority = priority;
   s->id = next_id_++;
   // A new stream starts where the host is: it cannot run earlier work.
   s->ready_ns = host_ns_;
-  streams_.insert(s);
-  return s;
+  Stream* raw = s.get();
+  streams_.emplace(raw, std::move(s));
+  return raw;
 }
 
 bool StreamTable::destroy(const void* handle) {
-  auto* s = static_cast<Stream*>(const_cast<void*>(handle));
-  if (s == nullptr || s == legacy_.get() || s->per_thread || !streams_.count(s)) return false;
   // Work still pending on a destroyed stream completes normally: nothing to
-  // wait for here (it already ran); only the handle goes.
-  streams_.erase(s);
-  delete s;
-  return true;
+  // wait for here (it already ran); only the handle goes. The legacy and
+  // per-thread streams are not in streams_ and cannot be destroyed.
+  return streams_.erase(static_cast<Stream*>(const_cast<void*>(handle))) == 1;
 }
 
 Event* StreamTable::create_event(unsigned flags) {
-  auto* e = new Event();
+  auto e = std::make_unique<Event>();
   e->flags = flags;
-  events_.insert(e);
-  return e;
+  Event* raw = e.get();
+  events_.emplace(raw, std::move(e));
+  return raw;
 }
 
 Event* StreamTable::event(const void* handle) {
@@ -73,11 +80,7 @@ Event* StreamTable::event(const void* handle) {
 }
 
 bool StreamTable::destroy_event(const void* handle) {
-  auto* e = static_cast<Event*>(const_cast<void*>(handle));
-  if (!events_.count(e)) return false;
-  events_.erase(e);
-  delete e;
-  return true;
+  return events_.erase(static_cast<Event*>(const_cast<void*>(handle))) == 1;
 }
 
 double StreamTable::schedule(Stream& s, double duration_ns) {
@@ -85,8 +88,9 @@ double StreamTable::schedule(Stream& s, double duration_ns) {
   // The legacy stream waits for all blocking streams; blocking streams wait
   // for the legacy stream (CUDA Runtime API, "Stream synchronization behavior").
   if (s.legacy) {
-    for (Stream* o : streams_)
+    for (const auto& [raw, o] : streams_)
       if (o->blocking()) start = std::max(start, o->ready_ns);
+    for (const auto& [id, o] : per_thread_) start = std::max(start, o->ready_ns);
   } else if (s.blocking()) {
     start = std::max(start, legacy_->ready_ns);
   }
@@ -107,17 +111,16 @@ void StreamTable::record(Event& e, Stream& s) {
 
 double StreamTable::all_done_ns() const {
   double t = legacy_->ready_ns;
-  for (const Stream* s : streams_) t = std::max(t, s->ready_ns);
+  for (const auto& [raw, s] : streams_) t = std::max(t, s->ready_ns);
+  for (const auto& [id, s] : per_thread_) t = std::max(t, s->ready_ns);
   return t;
 }
 
 void StreamTable::reset() {
-  for (Stream* s : streams_)
-    if (!s->per_thread) delete s;
   streams_.clear();
-  for (Event* e : events_) delete e;
   events_.clear();
   legacy_->ready_ns = host_ns_;
+  for (auto& [id, s] : per_thread_) s->ready_ns = host_ns_;
 }
 
 }  // namespace warpsim::cudart

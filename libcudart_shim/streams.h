@@ -18,7 +18,8 @@
 // cost model in functional mode, simulated cycles in timing mode).
 #include <cstdint>
 #include <memory>
-#include <unordered_set>
+#include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace warpsim::cudart {
@@ -44,6 +45,8 @@ struct Event {
 class StreamTable {
  public:
   StreamTable();
+  StreamTable(const StreamTable&) = delete;
+  StreamTable& operator=(const StreamTable&) = delete;
 
   // nullptr for a handle that is not a live stream. 0 / cudaStreamLegacy is
   // the legacy stream, cudaStreamPerThread the calling thread's stream; with
@@ -75,9 +78,15 @@ class StreamTable {
   size_t live_streams() const { return streams_.size(); }
 
  private:
+  Stream& per_thread_stream();
+
+  const uint64_t serial_;  // distinguishes tables for the threads' cached stream pointers
   std::unique_ptr<Stream> legacy_;
-  std::unordered_set<Stream*> streams_;  // created streams and per-thread streams
-  std::unordered_set<Event*> events_;
+  // Created streams, then each host thread's implicit stream (kept for the
+  // table's life: a thread may use it again after a reset).
+  std::unordered_map<Stream*, std::unique_ptr<Stream>> streams_;
+  std::unordered_map<std::thread::id, std::unique_ptr<Stream>> per_thread_;
+  std::unordered_map<Event*, std::unique_ptr<Event>> events_;
   uint64_t next_id_ = 1;
   double host_ns_ = 0;
 };

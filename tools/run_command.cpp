@@ -9,6 +9,7 @@
 // stderr.
 #include <cxxabi.h>
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,25 +65,51 @@ std::string resolve_program(const std::string& program) {
 }
 
 // The shared libraries the dynamic loader would load for `program`,
-// transitively (ld.so --list: the loader resolves them without running the
-// program).
+// transitively (`ld.so --list`: the loader resolves them without running the
+// program). Run without a shell, so no file name can be misread.
 std::vector<std::string> loaded_libraries(const std::string& program) {
   std::vector<std::string> libs;
-  for (const char* loader : {"/lib64/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"}) {
-    if (::access(loader, X_OK) != 0) continue;
-    std::string cmd = fmt::format("'{}' --list '{}' 2>/dev/null", loader, program);
-    FILE* f = ::popen(cmd.c_str(), "r");
-    if (f == nullptr) break;
-    char line[4096];
-    while (std::fgets(line, sizeof line, f)) {
-      std::string s(line);
-      const size_t b = s.find_first_not_of(" \t");
-      if (b == std::string::npos) continue;
-      const size_t e = s.find_first_of(" \t\n", b);
-      libs.push_back(s.substr(b, e == std::string::npos ? e : e - b));
+  const char* loader = nullptr;
+  for (const char* l : {"/lib64/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"})
+    if (::access(l, X_OK) == 0) {
+      loader = l;
+      break;
     }
-    ::pclose(f);
-    break;
+  int fds[2];
+  if (loader == nullptr || ::pipe(fds) != 0) return libs;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(fds[1], 1);
+    const int devnull = ::open("/dev/null", O_WRONLY);
+    if (devnull >= 0) ::dup2(devnull, 2);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    ::execl(loader, loader, "--list", program.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  std::string out;
+  char buf[4096];
+  ssize_t n;
+  while ((n = ::read(fds[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0) out.append(buf, static_cast<size_t>(n));
+  ::close(fds[0]);
+  if (pid > 0) {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  size_t start = 0;
+  while (start < out.size()) {
+    size_t end = out.find('\n', start);
+    if (end == std::string::npos) end = out.size();
+    const std::string line = out.substr(start, end - start);
+    const size_t b = line.find_first_not_of(" \t");
+    if (b != std::string::npos) {
+      const size_t e = line.find_first_of(" \t", b);
+      libs.push_back(line.substr(b, e == std::string::npos ? e : e - b));
+    }
+    start = end + 1;
   }
   return libs;
 }
@@ -139,8 +166,7 @@ std::string find_shim(int major) {
   const std::string sub = fmt::format("cuda{}", major);
   std::vector<fs::path> dirs;
   if (const char* d = std::getenv("WARPSIM_SHIM_DIR")) dirs.push_back(fs::path(d) / sub);
-  dirs.push_back(executable_dir() / ".." / "lib" / "warpsim" / sub);
-  dirs.push_back(executable_dir() / ".." / "lib" / sub);
+  dirs.push_back(executable_dir() / ".." / "lib" / "warpsim" / sub);  // cmake --install
 #ifdef WARPSIM_SHIM_BUILD_DIR
   dirs.push_back(fs::path(WARPSIM_SHIM_BUILD_DIR) / sub);
 #endif

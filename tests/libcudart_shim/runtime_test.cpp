@@ -55,7 +55,16 @@ TEST(StreamTable, HandlesResolve) {
   EXPECT_FALSE(t.destroy(mine));    // implicit streams cannot be destroyed
   EXPECT_FALSE(t.destroy(legacy));
   EXPECT_TRUE(t.destroy(s));
-  EXPECT_FALSE(t.destroy(s));
+  EXPECT_FALSE(t.destroy(s));       // regression: a second destroy read the freed stream
+  EXPECT_EQ(t.resolve(s, false), nullptr);
+  // Another table: this thread gets a different implicit stream there.
+  StreamTable other;
+  EXPECT_NE(other.resolve(reinterpret_cast<void*>(2), false), mine);
+  EXPECT_EQ(t.resolve(reinterpret_cast<void*>(2), false), mine);
+  Event* e = t.create_event(0);
+  EXPECT_TRUE(t.destroy_event(e));
+  EXPECT_FALSE(t.destroy_event(e));
+  EXPECT_EQ(t.event(e), nullptr);
 }
 
 TEST(StreamTable, TimelineFollowsCudaOrderingRules) {
@@ -344,7 +353,7 @@ TEST_F(LoadedRuntimeTest, AttributesComeFromTheCubin) {
 }
 
 TEST_F(LoadedRuntimeTest, InvalidLaunchesAreRefusedWithoutTouchingTheContext) {
-  int v = 0;
+  uint64_t v = 0;  // as wide as the widest parameter: never read past
   void* args[] = {&v, &v, &v, &v};
   LaunchRequest r;
   r.function = &add_stub;
