@@ -95,6 +95,7 @@ double StreamTable::schedule(Stream& s, double duration_ns) {
     start = std::max(start, legacy_->ready_ns);
   }
   s.ready_ns = start + std::max(duration_ns, 0.0);
+  latest_ns_ = std::max(latest_ns_, s.ready_ns);
   ++s.operations;
   return s.ready_ns;
 }
@@ -110,10 +111,9 @@ void StreamTable::record(Event& e, Stream& s) {
 }
 
 double StreamTable::all_done_ns() const {
-  double t = legacy_->ready_ns;
-  for (const auto& [raw, s] : streams_) t = std::max(t, s->ready_ns);
-  for (const auto& [id, s] : per_thread_) t = std::max(t, s->ready_ns);
-  return t;
+  // Every stream's work ends by latest_ns_, including that of streams the
+  // program has destroyed since (their work still took simulated time).
+  return std::max(latest_ns_, host_ns_);
 }
 
 void StreamTable::reset() {

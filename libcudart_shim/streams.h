@@ -89,6 +89,7 @@ class StreamTable {
   std::unordered_map<Event*, std::unique_ptr<Event>> events_;
   uint64_t next_id_ = 1;
   double host_ns_ = 0;
+  double latest_ns_ = 0;  // the end of the latest operation, on any stream (destroyed ones too)
 };
 
 }  // namespace warpsim::cudart

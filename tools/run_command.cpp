@@ -276,9 +276,8 @@ int run(const RunOptions& opt) {
     fmt::print(stderr, "warpsim run: unknown mode '{}' (functional or timing)\n", opt.mode);
     return 2;
   }
-  if (opt.mode == "timing") {
-    fmt::print(stderr, "warpsim run: --mode timing is not available yet: the cycle-level timing "
-                       "model has not been built; use --mode functional\n");
+  if (opt.mode == "timing" && !timing_mode_available()) {
+    fmt::print(stderr, "warpsim run: {}\n", timing_mode_unavailable_reason());
     return 2;
   }
   DiagnosticEngine diags;
@@ -386,6 +385,13 @@ int run(const RunOptions& opt) {
 }
 
 }  // namespace
+
+bool timing_mode_available() { return false; }
+
+const char* timing_mode_unavailable_reason() {
+  return "--mode timing is not available yet: the cycle-level timing model has not been built; "
+         "use --mode functional";
+}
 
 void register_run_command(CLI::App& app) {
   auto opt = std::make_shared<RunOptions>();

@@ -91,6 +91,11 @@ TEST(StreamTable, TimelineFollowsCudaOrderingRules) {
   t.host_waits_for(t.all_done_ns());
   Stream* late = t.create(1, 0);
   EXPECT_EQ(t.schedule(*late, 1), 117);
+  // Regression: the work of a destroyed stream still counts in the total.
+  Stream* gone = t.create(1, 0);
+  EXPECT_EQ(t.schedule(*gone, 1000), 1116);  // starts when the host last waited
+  EXPECT_TRUE(t.destroy(gone));
+  EXPECT_EQ(t.all_done_ns(), 1116);
 }
 
 // ---- managed-memory advice ---------------------------------------------------------------------
