@@ -160,6 +160,7 @@ bool Lowering::decode_address(uint32_t fn, const ptx::Instruction& inst, const p
     case ptx::AddressBase::Register:
       if (op.reg == ptx::kNone || layouts_[fn].is_pred[op.reg]) return false;
       a.base = Operand{Src::Reg, false, layouts_[fn].slot[op.reg], 0};
+      a.wrap32 = ptx::type_bits(module_.functions[fn].registers[op.reg].type) <= 32;
       break;
     case ptx::AddressBase::Immediate:
       a.base = Operand{Src::Imm, false, kNoSlot, 0};

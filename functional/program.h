@@ -61,6 +61,10 @@ enum class Window : uint8_t {
 struct Address {
   Window window = Window::Generic;
   Operand base;         // Reg, Imm (absolute), FrameAddr, or None (offset only)
+  // A base register of 32 bits or fewer: base + offset wraps at 32 bits, as
+  // the hardware computes it. nvcc forms shared addresses as `&s - 64*tid`
+  // plus a positive immediate, whose register value is "negative".
+  bool wrap32 = false;
   int64_t offset = 0;
 };
 

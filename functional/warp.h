@@ -90,7 +90,8 @@ class Warp {
       case Src::FrameAddr: base = local_base_ + a.base.imm; break;
       default: break;
     }
-    return base + static_cast<uint64_t>(a.offset);
+    const uint64_t addr = base + static_cast<uint64_t>(a.offset);
+    return a.wrap32 ? static_cast<uint32_t>(addr) : addr;
   }
   // Host pointer for `size` bytes at `addr` in `window` for `lane`, or null
   // with the fault recorded.

@@ -52,6 +52,38 @@ TEST(Faults, InBoundsSharedAccessesAreFine) {
   EXPECT_TRUE(shared_access("st.shared.u16 [%r3], %r2;", 254).ok());
 }
 
+// Regression (rodinia/nw): nvcc addresses s[m - tid][tid] as a 32-bit register
+// `&s - 64*tid` plus an immediate; the register is "negative" (it wraps below
+// zero) and the sum must wrap at 32 bits too, not fault at 0x1_0000_0004.
+TEST(Faults, ThirtyTwoBitAddressArithmeticWraps) {
+  auto l = load(R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<8>; .reg .b64 %rd<4>;
+  .shared .align 4 .b8 s[1024];
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, s;
+  add.s32 %r4, %r3, %r2;
+  st.shared.u32 [%r4], %r1;       // s[tid] = tid
+  bar.sync 0;
+  shl.b32 %r5, %r1, 6;
+  sub.s32 %r6, %r3, %r5;          // &s - 64*tid: below zero for tid > 0
+  ld.shared.u32 %r7, [%r6+68];    // thread 1 reads byte 4: s[1]
+  ld.param.u64 %rd1, [out];
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r7;
+  ret;
+}
+)");
+  uint64_t out = upload(l->device, std::vector<uint32_t>(2));
+  LaunchResult r = run(*l, "k", {1}, {2}, {param_bytes(out)});
+  ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+  // Thread 0 reads byte 68 (s[17], never written: 0); thread 1 byte 4 (s[1] = 1).
+  EXPECT_EQ(download<uint32_t>(l->device, out, 2)[1], 1u);
+}
+
 TEST(Faults, UseAfterFreeNamesTheFreedAllocation) {
   auto l = load(R"(
 .visible .entry k(.param .u64 p)
