@@ -426,6 +426,7 @@ int bench(const BenchOptions& opt, bool suite_given) {
   Progress progress(results.size());
   const auto t0 = Clock::now();
   size_t next = 0, done = 0, passed = 0;
+  Clock::time_point last_drawn{};
   auto finish = [&](Result& r) {
     ++done;
     passed += r.status == "pass";
@@ -478,10 +479,14 @@ int bench(const BenchOptions& opt, bool suite_given) {
         ++it;
       }
     }
-    std::vector<std::pair<const Result*, Clock::time_point>> shown;
-    for (const Running& x : running) shown.emplace_back(&results[x.index], x.start);
-    progress.show(done, passed, shown);
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    // Poll often (wall times are measured to the poll), redraw a few times a second.
+    if (Clock::now() - last_drawn > std::chrono::milliseconds(250)) {
+      std::vector<std::pair<const Result*, Clock::time_point>> shown;
+      for (const Running& x : running) shown.emplace_back(&results[x.index], x.start);
+      progress.show(done, passed, shown);
+      last_drawn = Clock::now();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   progress.clear();
   const double total = std::chrono::duration<double>(Clock::now() - t0).count();
