@@ -57,8 +57,9 @@ foreach(f results.csv results.json results.md logs/shoc_triad.out logs/shoc_tria
 endforeach()
 file(READ ${DIR}/out/results.csv csv)
 foreach(expect
-    "\nshoc/triad,pass,0,4,1441792,47104,,,"
-    "\nshoc/badargs,fail,2,0,0,0,,,[^\n]*bad argument '--bogus'"
+    # Timing mode (the default): cycles and IPC of the passing program.
+    "\nshoc/triad,pass,0,4,1441792,47104,[1-9][0-9]*,[0-9]+\\.[0-9]+,"
+    "\nshoc/badargs,fail,2,0,0,0,0,0\\.0000,[^\n]*bad argument '--bogus'"
     "\nfake/missing,missing,-1,[^\n]*not built: "
     "\nfake/notcuda,fail,2,[^\n]*does not use the CUDA runtime"
     "\nshoc/slow,timeout,-1,[^\n]*killed after 4 s")

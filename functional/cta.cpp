@@ -98,23 +98,7 @@ CtaStatus Cta::run(uint64_t budget, uint32_t quantum) {
     if (any_yielded && all_yielded && !released && budget != UINT64_MAX) return CtaStatus::Budget;
     if (released || any_running) continue;
     // Nobody can move: a barrier that can never complete.
-    for (uint32_t id = 0; id < barriers_.size(); ++id) {
-      const BarrierState& b = barriers_[id];
-      if (b.waiting.empty()) continue;
-      Warp* w = b.waiting.front();
-      ExecFault f;
-      f.fault.kind = FaultKind::BarrierDeadlock;
-      f.lane = static_cast<uint32_t>(std::countr_zero(w->valid() & ~w->exited()));
-      f.pc = w->pc();
-      f.message = fmt::format(
-          "barrier {} can never complete: {} of {} participating threads arrived, and no other "
-          "thread of the CTA can reach it",
-          id, b.arrived, b.expected ? b.expected : live_threads());
-      f.fault.detail = f.message;
-      fault_ = f;
-      faulting_warp_ = w->warp_in_cta();
-      return CtaStatus::Fault;
-    }
+    if (raise_barrier_deadlock()) return CtaStatus::Fault;
     return CtaStatus::Done;
   }
 }
@@ -143,6 +127,34 @@ void Cta::arrive(Warp& warp, uint32_t id, uint32_t expected, bool wait, LaneMask
     b.waiting.push_back(&warp);
   }
   try_release(id);
+}
+
+bool Cta::release_barriers() {
+  bool released = false;
+  for (uint32_t id = 0; id < barriers_.size(); ++id)
+    if (!barriers_[id].waiting.empty()) released |= try_release(id);
+  return released;
+}
+
+bool Cta::raise_barrier_deadlock() {
+  for (uint32_t id = 0; id < barriers_.size(); ++id) {
+    const BarrierState& b = barriers_[id];
+    if (b.waiting.empty()) continue;
+    Warp* w = b.waiting.front();
+    ExecFault f;
+    f.fault.kind = FaultKind::BarrierDeadlock;
+    f.lane = static_cast<uint32_t>(std::countr_zero(w->valid() & ~w->exited()));
+    f.pc = w->pc();
+    f.message = fmt::format(
+        "barrier {} can never complete: {} of {} participating threads arrived, and no other "
+        "thread of the CTA can reach it",
+        id, b.arrived, b.expected ? b.expected : live_threads());
+    f.fault.detail = f.message;
+    fault_ = f;
+    faulting_warp_ = w->warp_in_cta();
+    return true;
+  }
+  return false;
 }
 
 bool Cta::try_release(uint32_t id) {

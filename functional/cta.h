@@ -110,8 +110,21 @@ class Cta {
   void arrive(Warp& warp, uint32_t id, uint32_t expected, bool wait, LaneMask active,
               LaneMask predicate);
   BarrierState& barrier(uint32_t id) { return barriers_[id]; }
+  // Releases every barrier whose participants have all arrived (threads that
+  // exited since no longer hold one up); true when one was released.
+  bool release_barriers();
+  // When no warp can move: records a BarrierDeadlock fault for the first
+  // barrier with waiters (true), or finds none (false).
+  bool raise_barrier_deadlock();
+  // Records a fault raised by one of this CTA's warps (the timing model
+  // steps warps itself).
+  void set_fault(const ExecFault& fault, uint32_t warp) {
+    fault_ = fault;
+    faulting_warp_ = warp;
+  }
 
   uint64_t warp_instructions() const;
+  uint32_t sm = 0;  // the SM running this CTA (%smid); 0 in functional mode
   uint64_t thread_instructions() const;
   const std::vector<std::unique_ptr<Warp>>& warps() const { return warps_; }
 

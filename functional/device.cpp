@@ -161,11 +161,12 @@ LaunchResult Device::launch(const Program& program, const KernelInfo& kernel,
     if (keep_printed_) printed_ += s;
     if (on_print) on_print(s);
   };
-  GridOutcome out = run_grid(ctx, options_, cluster);
-  clock_base_ += out.warp_instructions;
+  GridOutcome out = grid_runner_ ? grid_runner_(ctx, options_, cluster) : run_grid(ctx, options_, cluster);
+  clock_base_ += out.cycles != 0 ? out.cycles : out.warp_instructions;
   result.ctas = out.ctas;
   result.warp_instructions = out.warp_instructions;
   result.thread_instructions = out.thread_instructions;
+  result.cycles = out.cycles;
   if (out.fault) {
     result.fault = make_report(program, kernel, ctx.config, out.fault_cta, out.fault_warp, *out.fault);
     result.error = result.fault->error;

@@ -53,6 +53,7 @@ struct LaunchResult {
   uint64_t ctas = 0;
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
+  uint64_t cycles = 0;  // timing mode: core cycles the grid took (0 in functional mode)
   bool ok() const { return error == LaunchError::None; }
 };
 
@@ -86,6 +87,13 @@ class Device {
   // How launches run their CTAs (host threads, watchdog...): see grid.h.
   void set_executor_options(const ExecutorOptions& options) { options_ = options; }
   const ExecutorOptions& executor_options() const { return options_; }
+
+  // What runs a launch's grid once it is checked and set up: run_grid
+  // (functional mode) unless replaced; the timing model installs its own
+  // runner, which executes the same grid cycle by cycle.
+  using GridRunner =
+      std::function<GridOutcome(LaunchContext& ctx, const ExecutorOptions& options, Dim3 cluster)>;
+  void set_grid_runner(GridRunner runner) { grid_runner_ = std::move(runner); }
 
   // The heap of device-side malloc/free (cudaLimitMallocHeapSize).
   DeviceHeap& heap() { return heap_; }
@@ -123,6 +131,7 @@ class Device {
 
  private:
   std::unique_ptr<DeviceMemory> memory_;
+  GridRunner grid_runner_;
   std::string printed_;
   uint64_t next_grid_id_ = 1;
   uint64_t clock_base_ = 0;  // %clock64 at the start of the next launch

@@ -57,7 +57,8 @@ inline uint8_t* scalar_pointer(Warp& w, const DecodedInst& inst, uint8_t* shared
 template <uint32_t kSize, bool kSigned>
 void exec_ld_scalar(Warp& w, const DecodedInst& inst, LaneMask active) {
   const bool is_shared = inst.addr.window == Window::Shared;
-  uint8_t* shared = is_shared ? w.cta().shared() : nullptr;
+  // The timing model records every access: no inline shortcut then.
+  uint8_t* shared = is_shared && w.access_trace == nullptr ? w.cta().shared() : nullptr;
   const uint64_t shared_size = is_shared ? w.cta().shared_size() : 0;
   uint64_t* d = inst.dst[0] == kNoSlot ? nullptr : w.reg(inst.dst[0]);
   for_each_lane(active, [&](uint32_t l) {
@@ -72,7 +73,8 @@ void exec_ld_scalar(Warp& w, const DecodedInst& inst, LaneMask active) {
 template <uint32_t kSize>
 void exec_st_scalar(Warp& w, const DecodedInst& inst, LaneMask active) {
   const bool is_shared = inst.addr.window == Window::Shared;
-  uint8_t* shared = is_shared ? w.cta().shared() : nullptr;
+  // The timing model records every access: no inline shortcut then.
+  uint8_t* shared = is_shared && w.access_trace == nullptr ? w.cta().shared() : nullptr;
   const uint64_t shared_size = is_shared ? w.cta().shared_size() : 0;
   auto src = w.read(inst.src[0], 0);
   for_each_lane(active, [&](uint32_t l) {

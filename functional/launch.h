@@ -48,6 +48,10 @@ struct LaunchContext {
   std::function<void(const std::string&)> print;  // device printf output
   uint32_t num_sms = 1;                     // for %nsmid
   uint64_t clock = 0;                       // %clock/%globaltimer base of this launch
+  // Timing mode: the current core cycle of the launch (%clock = clock +
+  // *cycle); null in functional mode, where %clock counts the warp's
+  // instructions.
+  const uint64_t* cycle = nullptr;
   bool buffer_output = false;               // printf kept per CTA, emitted in CTA order
   bool concurrent = false;                  // CTAs run on several host threads
   DeviceHeap* heap = nullptr;               // device malloc/free

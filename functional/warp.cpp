@@ -130,7 +130,7 @@ Warp::Lanes Warp::read(const Operand& op, uint32_t scratch) {
           case S::Laneid: v = lane; break;
           case S::Warpid: v = warp_in_cta_; break;
           case S::Nwarpid: v = (cta_.num_threads() + kWarpSize - 1) / kWarpSize; break;
-          case S::Smid: v = 0; break;
+          case S::Smid: v = cta_.sm; break;
           case S::Nsmid: v = L.num_sms; break;
           case S::Gridid: v = L.config.grid_id; break;
           case S::LanemaskEq: v = 1u << lane; break;
@@ -143,7 +143,7 @@ Warp::Lanes Warp::read(const Operand& op, uint32_t scratch) {
             // Functional mode has no cycles: the warp's own count of executed
             // instructions stands in for time (monotonic, and independent of
             // how CTAs are scheduled, so results are deterministic).
-            v = L.clock + warp_instructions;
+            v = L.cycle != nullptr ? L.clock + *L.cycle : L.clock + warp_instructions;
             if (sreg == S::ClockHi || sreg == S::GlobaltimerHi) v >>= 32;
             else if (sreg == S::Clock || sreg == S::GlobaltimerLo) v &= 0xffffffffu;
             break;
@@ -195,6 +195,8 @@ uint8_t* Warp::translate(Window window, uint64_t addr, uint32_t size, uint32_t l
       window = Window::Global;
     }
   }
+  if (access_trace != nullptr && !quiet)
+    access_trace->push_back({addr, size, static_cast<uint8_t>(lane), window, kind});
   auto window_fault = [&](const char* what, uint64_t limit) -> uint8_t* {
     if (quiet) return nullptr;
     Fault f;

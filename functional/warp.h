@@ -50,6 +50,18 @@ struct CallFrame {
 
 enum class StepResult : uint8_t { Continue, Barrier, Exited, Fault };
 
+// One memory access of the instruction being executed, as the timing model
+// sees it: the window after generic addresses are resolved, and the address
+// in that window (a device address, a shared-memory offset, a thread-local
+// offset or a parameter-buffer offset).
+struct AccessRecord {
+  uint64_t address = 0;
+  uint32_t size = 0;
+  uint8_t lane = 0;
+  Window window = Window::Global;
+  AccessKind kind = AccessKind::Read;
+};
+
 // A fault raised while executing, with enough context for the report.
 struct ExecFault {
   Fault fault;
@@ -157,6 +169,10 @@ class Warp {
   const ExecFault& fault() const { return fault_; }
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
+  // Execute-at-issue for the timing model: when set, every checked access of
+  // the instructions this warp executes is appended here (the caller clears
+  // it per instruction). Null in functional mode (one branch per access).
+  std::vector<AccessRecord>* access_trace = nullptr;
 
  private:
   void enter_function(uint32_t function);

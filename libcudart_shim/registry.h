@@ -35,6 +35,7 @@ struct KernelStats {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   double wall_seconds = 0;  // host time spent simulating it
+  uint64_t cycles = 0;      // timing mode: simulated core cycles
 };
 
 struct KernelEntry {

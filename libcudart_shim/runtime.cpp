@@ -83,10 +83,8 @@ std::unique_ptr<Runtime> Runtime::from_environment(int abi_major) {
     config = SimConfig{};
     init = Error::InitializationError;
   }
-  if (options.mode != "functional") {
-    std::fprintf(stderr,
-                 "warpsim: mode '%s' is not available yet (the timing model is not built); only "
-                 "--mode functional runs\n",
+  if (options.mode != "functional" && options.mode != "timing") {
+    std::fprintf(stderr, "warpsim: unknown mode '%s' (WARPSIM_MODE: timing or functional)\n",
                  options.mode.c_str());
     init = Error::InitializationError;
   }
@@ -124,6 +122,12 @@ void Runtime::make_device() {
   device_ = std::make_unique<functional::Device>(mem);
   device_->set_sm_count(static_cast<uint32_t>(config_.gpu.num_sms));
   device_->set_executor_options(config_.functional);
+  if (options_.mode == "timing") {
+    timing_ = std::make_unique<timing::Gpu>(config_);
+    device_->set_grid_runner([gpu = timing_.get()](functional::LaunchContext& ctx,
+                                                   const functional::ExecutorOptions& o,
+                                                   functional::Dim3 cluster) { return gpu->run(ctx, o, cluster); });
+  }
   device_->set_keep_printed(false);
   (void)device_->heap().set_capacity(heap_limit_);
   device_->on_print = [this](const std::string& s) {
@@ -356,7 +360,9 @@ Error Runtime::host_function(const void* stream, bool per_thread, void (*fn)(voi
   return Error::Success;
 }
 
-double Runtime::kernel_duration_ns(uint64_t warp_instructions) const {
+double Runtime::kernel_duration_ns(const functional::LaunchResult& r) const {
+  if (r.cycles != 0) return cost_.launch_ns + r.cycles * 1000.0 / config_.gpu.core_clock;
+  const uint64_t warp_instructions = r.warp_instructions;
   const double issue_per_ns = config_.gpu.num_sms * cost_.issue_per_sm_per_cycle *
                               config_.gpu.core_clock / 1000.0;  // MHz -> per ns
   return cost_.launch_ns + (issue_per_ns > 0 ? warp_instructions / issue_per_ns : 0);
@@ -392,6 +398,7 @@ void Runtime::publish_launch(const KernelEntry& k, const functional::LaunchResul
   stats_.add("gpu_tot_sim_insn", r.thread_instructions);
   stats_.add("gpu_tot_sim_warp_insn", r.warp_instructions);
   stats_.add("gpu_tot_ctas", r.ctas);
+  if (timing_) timing_->publish(stats_);
   launch_seconds_ += seconds;
   (void)k;
 }
@@ -422,6 +429,7 @@ void Runtime::write_statistics() {
                        {"ctas", k.stats.ctas},
                        {"warp_instructions", k.stats.warp_instructions},
                        {"thread_instructions", k.stats.thread_instructions},
+                       {"cycles", k.stats.cycles},
                        {"wall_seconds", k.stats.wall_seconds}});
   }
   j["kernels"] = std::move(kernels);

@@ -21,7 +21,8 @@
 #include "common/stats.h"
 #include "functional/device.h"
 #include "functional/occupancy.h"
-#include "functional/sim_config.h"
+#include "timing/gpu.h"
+#include "timing/sim_config.h"
 #include "libcudart_shim/errors.h"
 #include "libcudart_shim/managed_advice.h"
 #include "libcudart_shim/registry.h"
@@ -33,7 +34,7 @@ namespace warpsim::cudart {
 struct RuntimeOptions {
   std::string config;                  // WARPSIM_CONFIG: name or file, empty = built-in GPU
   std::vector<std::string> overrides;  // WARPSIM_SET: section.key=value, one per line
-  std::string mode = "functional";     // WARPSIM_MODE
+  std::string mode = "timing";         // WARPSIM_MODE: timing or functional
   std::string stats_file;              // WARPSIM_STATS_FILE: JSON written at exit
   std::string program;                 // WARPSIM_PROGRAM: for the statistics
   int root_pid = 0;                    // WARPSIM_ROOT_PID: only this process writes stats
@@ -222,7 +223,9 @@ class Runtime {
 
  private:
   Error check_launch(const KernelEntry& k, const LaunchRequest& r, uint64_t* dynamic_shared);
-  double kernel_duration_ns(uint64_t warp_instructions) const;
+  // Simulated duration of a launch: its timing-mode cycles at the core clock,
+  // or the functional-mode estimate from its warp instructions.
+  double kernel_duration_ns(const functional::LaunchResult& r) const;
   double copy_duration_ns(uint64_t bytes, bool crosses_pcie) const;
   // Enqueues an operation: the stream (or an invalid-handle error), its end
   // time; synchronous operations make the host wait for it.
@@ -238,6 +241,7 @@ class Runtime {
   Error sticky_ = Error::Success;
   std::recursive_mutex mutex_;
   std::unique_ptr<functional::Device> device_;
+  std::unique_ptr<timing::Gpu> timing_;  // timing mode: runs the device's launches
   Registry registry_;
   StreamTable streams_;
   StatsRegistry stats_;

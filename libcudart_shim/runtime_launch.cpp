@@ -158,6 +158,9 @@ Error Runtime::launch(const LaunchRequest& r) {
   }
 
   flush_printf();  // earlier kernels' output first
+  if (timing_)
+    timing_->prepare_launch(sm_resources(k->carveout),
+                            k->registers != 0 ? k->registers : info.resources.reg32_with_callees);
   const auto t0 = std::chrono::steady_clock::now();
   functional::LaunchResult res = device_->launch(*k->binary->program, info, cfg, std::move(params));
   const double seconds =
@@ -170,9 +173,10 @@ Error Runtime::launch(const LaunchRequest& r) {
   k->stats.ctas += res.ctas;
   k->stats.warp_instructions += res.warp_instructions;
   k->stats.thread_instructions += res.thread_instructions;
+  k->stats.cycles += res.cycles;
   k->stats.wall_seconds += seconds;
   publish_launch(*k, res, seconds);
-  (void)streams_.schedule(*stream, kernel_duration_ns(res.warp_instructions));
+  (void)streams_.schedule(*stream, kernel_duration_ns(res));
   if (res.fault) {
     // The kernel stopped: the context is unusable from now on, as on a GPU;
     // the launch call itself succeeded (the failure is asynchronous).

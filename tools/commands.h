@@ -11,10 +11,6 @@ void register_ptx_extract_command(CLI::App& ptx);
 void register_run_command(CLI::App& app);
 void register_bench_command(CLI::App& app);
 
-// Whether `--mode timing` can run, and if not, why (run and bench say the same).
-bool timing_mode_available();
-const char* timing_mode_unavailable_reason();
-
 void set_exit_code(int code);
 int exit_code();
 

@@ -10,7 +10,7 @@
 
 #include "common/config.h"
 #include "common/diagnostics.h"
-#include "functional/sim_config.h"
+#include "timing/sim_config.h"
 #include "tools/commands.h"
 
 namespace warpsim::tools {

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "common/diagnostics.h"
-#include "functional/sim_config.h"
+#include "timing/sim_config.h"
 #include "tools/commands.h"
 #include "tools/host_binary.h"
 
@@ -38,7 +38,7 @@ namespace {
 struct RunOptions {
   std::string config;
   std::vector<std::string> overrides;
-  std::string mode = "functional";
+  std::string mode = "timing";
   std::string stats;
   bool quiet = false;
   bool verbose = false;
@@ -246,8 +246,14 @@ void print_summary(const std::string& program, int status_code, bool signaled,
   if (uint64_t faults = get_u64(j, {"runtime", "kernel_faults"}))
     out += fmt::format("  kernel faults    {}\n", faults);
   const double sim = w.value("simulation_seconds", 0.0);
-  out += fmt::format("  simulated time   {:.3f} ms (functional-mode estimate)\n",
-                     w.value("simulated_gpu_ns", 0.0) / 1e6);
+  const bool timing = w.value("mode", std::string()) == "timing";
+  if (timing) {
+    const uint64_t cycles = get_u64(j, {"gpu_tot_sim_cycle"});
+    out += fmt::format("  cycles           {} (gpu_tot_sim_cycle), IPC {:.2f} thread-inst/cycle\n",
+                       group(cycles), cycles ? static_cast<double>(insn) / cycles : 0.0);
+  }
+  out += fmt::format("  simulated time   {:.3f} ms{}\n", w.value("simulated_gpu_ns", 0.0) / 1e6,
+                     timing ? "" : " (functional-mode estimate)");
   out += fmt::format("  host time        {:.2f} s, {:.2f} s simulating kernels ({:.1f} M thread-inst/s)\n",
                      w.value("wall_seconds", 0.0), sim, sim > 0 ? insn / sim / 1e6 : 0.0);
   // The busiest kernels.
@@ -274,10 +280,6 @@ int run(const RunOptions& opt) {
   }
   if (opt.mode != "functional" && opt.mode != "timing") {
     fmt::print(stderr, "warpsim run: unknown mode '{}' (functional or timing)\n", opt.mode);
-    return 2;
-  }
-  if (opt.mode == "timing" && !timing_mode_available()) {
-    fmt::print(stderr, "warpsim run: {}\n", timing_mode_unavailable_reason());
     return 2;
   }
   DiagnosticEngine diags;
@@ -386,13 +388,6 @@ int run(const RunOptions& opt) {
 
 }  // namespace
 
-bool timing_mode_available() { return false; }
-
-const char* timing_mode_unavailable_reason() {
-  return "--mode timing is not available yet: the cycle-level timing model has not been built; "
-         "use --mode functional";
-}
-
 void register_run_command(CLI::App& app) {
   auto opt = std::make_shared<RunOptions>();
   CLI::App* run_cmd = app.add_subcommand(
@@ -402,7 +397,7 @@ void register_run_command(CLI::App& app) {
                       "file; default: the built-in GPU");
   run_cmd->add_option("--set", opt->overrides, "Override a configuration value: section.key=value")
       ->take_all();
-  run_cmd->add_option("--mode", opt->mode, "Simulation mode: functional (default) or timing");
+  run_cmd->add_option("--mode", opt->mode, "Simulation mode: timing (cycle-level, the default) or functional (fast, no cycles)");
   run_cmd->add_option("--stats", opt->stats, "Write the run's statistics as JSON to this file");
   run_cmd->add_flag("--quiet", opt->quiet, "Do not print the summary at exit");
   run_cmd->add_flag("--verbose", opt->verbose, "Report each device-code binary as it is loaded");

@@ -12,7 +12,7 @@
 
 #include "common/gpu_config.h"
 #include "functional/executor_config.h"
-#include "functional/sim_config.h"
+#include "timing/sim_config.h"
 
 namespace warpsim {
 namespace {
@@ -299,7 +299,7 @@ TEST(Errors, UnknownSection) {
 TEST(Errors, KeyOutsideASection) {
   EXPECT_EQ(
       load_error("num_sms = 4\n"),
-      "x.toml:1:1: unknown top-level key 'num_sms': settings go in sections (gpu, functional) "
+      "x.toml:1:1: unknown top-level key 'num_sms': settings go in sections (gpu, functional, timing) "
       "(it belongs in section [gpu])");
 }
 

@@ -7,6 +7,7 @@
 #         [-DEXPECT_PASS=ON|OFF]   stdout must contain "PASS <NAME>" (default ON)
 #         [-DEXPECT_STDOUT=regex]  stdout must match
 #         [-DEXPECT_STDERR=regex]  stderr must match
+#         [-DSUMMARY=ON]           let warpsim print its summary (to stderr)
 #         -P run_test.cmake
 foreach(var RUN_ARGS ARGS)
   if(DEFINED ${var})
@@ -20,8 +21,12 @@ if(NOT DEFINED EXPECT_PASS)
   set(EXPECT_PASS ON)
 endif()
 
+set(quiet --quiet)
+if(SUMMARY)
+  set(quiet "")
+endif()
 execute_process(
-  COMMAND ${WARPSIM} run --quiet ${RUN_ARGS} -- ${PROGRAM} ${ARGS}
+  COMMAND ${WARPSIM} run ${quiet} ${RUN_ARGS} -- ${PROGRAM} ${ARGS}
   RESULT_VARIABLE rc
   OUTPUT_VARIABLE out
   ERROR_VARIABLE err

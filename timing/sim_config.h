@@ -3,10 +3,9 @@
 // into one Schema, loaded from a named config or a file plus `--set`
 // overrides.
 //
-// SimConfig lives in functional/ because the functional layer is the highest
-// layer that exists today. When the timing layer lands it adds its sections
-// (timing.*, interconnect, power) to SimConfig, and SimConfig moves up to that
-// layer (the tools and the CUDA runtime shim sit above both).
+// SimConfig lives in timing/, the highest simulator layer: it assembles the
+// sections of every layer below (gpu, functional, timing.*); the tools and
+// the CUDA runtime shim sit above it.
 //
 // Named configs: a NAME (no '/', no ".toml") is NAME.toml in the first
 // directory of the search path that holds it:
@@ -21,12 +20,14 @@
 #include "common/diagnostics.h"
 #include "common/gpu_config.h"
 #include "functional/grid.h"
+#include "timing/timing_config.h"
 
 namespace warpsim {
 
 struct SimConfig {
   GpuConfig gpu;                           // [gpu]
   functional::ExecutorOptions functional;  // [functional]
+  timing::TimingConfig timing;             // [timing], [timing.*]
 };
 
 // The sections of `config`, bound to its members (which must outlive the

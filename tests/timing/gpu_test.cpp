@@ -1,0 +1,237 @@
+// timing::Gpu end to end on hand-written PTX: results, faults, hung kernels,
+// %smid, clusters, consecutive launches.
+#include <gtest/gtest.h>
+
+#include "tests/timing/timing_test_util.h"
+
+namespace warpsim::timing {
+namespace {
+
+using functional::LaunchError;
+using functional::param_bytes;
+using testing::small_gpu;
+using testing::TimedDevice;
+
+// out[i] = sum over j < i of in[j] within a CTA of 128 threads (shared
+// memory, barriers), plus an atomic count of odd values, plus a divergent
+// branch: what functional mode computes, timing mode must too.
+constexpr const char* kScan = R"(
+.visible .entry scan(.param .u64 in, .param .u64 out, .param .u64 count)
+{
+  .reg .pred %p<4>; .reg .b32 %r<12>; .reg .b64 %rd<10>;
+  .shared .align 4 .b32 s[128];
+  ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out]; ld.param.u64 %rd3, [count];
+  mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x;
+  mad.lo.s32 %r3, %r2, 128, %r1;
+  mul.wide.u32 %rd4, %r3, 4;
+  add.s64 %rd5, %rd1, %rd4;
+  ld.global.u32 %r4, [%rd5];
+  mov.u32 %r10, s;
+  shl.b32 %r5, %r1, 2;
+  add.s32 %r6, %r10, %r5;
+  st.shared.u32 [%r6], %r4;
+  and.b32 %r7, %r4, 1;
+  setp.eq.u32 %p1, %r7, 0;
+  @%p1 bra EVEN;
+  atom.global.add.u32 %r8, [%rd3], 1;
+EVEN:
+  bar.sync 0;
+  mov.u32 %r8, 0; mov.u32 %r9, 0;
+LOOP:
+  setp.ge.u32 %p2, %r9, %r1;
+  @%p2 bra DONE;
+  shl.b32 %r5, %r9, 2;
+  add.s32 %r6, %r10, %r5;
+  ld.shared.u32 %r11, [%r6];
+  add.s32 %r8, %r8, %r11;
+  add.s32 %r9, %r9, 1;
+  bra LOOP;
+DONE:
+  add.s64 %rd6, %rd2, %rd4;
+  st.global.u32 [%rd6], %r8;
+  ret;
+}
+)";
+
+TEST(TimingGpu, ResultsMatchTheProgram) {
+  TimedDevice t(small_gpu(), kScan);
+  const uint32_t ctas = 12, n = ctas * 128;
+  std::vector<uint32_t> in(n);
+  for (uint32_t i = 0; i < n; ++i) in[i] = (i * 2654435761u) >> 24;
+  const uint64_t din = t.alloc(n * 4), dout = t.alloc(n * 4), dcount = t.alloc(4);
+  ASSERT_FALSE(t.device.memory().copy_from_host(din, in.data(), n * 4));
+  ASSERT_FALSE(t.device.memory().memset(dcount, 0, 4));
+  auto r = t.run("scan", {ctas}, {128}, {param_bytes(din), param_bytes(dout), param_bytes(dcount)});
+  ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+  auto out = t.download<uint32_t>(dout, n);
+  uint32_t odd = 0;
+  for (uint32_t c = 0; c < ctas; ++c) {
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < 128; ++i) {
+      ASSERT_EQ(out[c * 128 + i], sum) << c << " " << i;
+      sum += in[c * 128 + i];
+      odd += in[c * 128 + i] & 1;
+    }
+  }
+  EXPECT_EQ(t.download<uint32_t>(dcount, 1)[0], odd);
+  EXPECT_GT(r.cycles, 0u);
+  EXPECT_EQ(t.gpu->last().ctas, ctas);
+  EXPECT_EQ(t.gpu->last().sm.thread_instructions, r.thread_instructions);
+  EXPECT_GT(t.gpu->last().sm.shared_accesses, 0u);
+  EXPECT_GT(t.gpu->last().sm.atomic_requests, 0u);
+  // Every scheduler issue slot of every SM is accounted for once per cycle.
+  uint64_t slots = 0;
+  for (uint64_t s : t.gpu->last().sm.issue_slots) slots += s;
+  EXPECT_EQ(slots, r.cycles * 4 * 2);
+}
+
+TEST(TimingGpu, ConsecutiveLaunchesContinueTheClock) {
+  TimedDevice t(small_gpu(), kScan);
+  const uint32_t n = 4 * 128;
+  const uint64_t din = t.alloc(n * 4), dout = t.alloc(n * 4), dcount = t.alloc(4);
+  ASSERT_FALSE(t.device.memory().memset(din, 0, n * 4));
+  auto a = t.run("scan", {4}, {128}, {param_bytes(din), param_bytes(dout), param_bytes(dcount)});
+  auto b = t.run("scan", {4}, {128}, {param_bytes(din), param_bytes(dout), param_bytes(dcount)});
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(t.gpu->total_cycles(), a.cycles + b.cycles);
+  // The instruction cache stays warm across launches: the second is not slower.
+  EXPECT_LE(b.cycles, a.cycles);
+}
+
+TEST(TimingGpu, BarrierDeadlockIsReported) {
+  TimedDevice t(small_gpu(), R"(
+.visible .entry k()
+{
+  .reg .pred %p<2>; .reg .b32 %r<2>;
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 32;
+  @%p1 bra WAIT;
+  bar.sync 1;
+WAIT:
+  bar.sync 0;
+  ret;
+}
+)");
+  auto r = t.run("k", {1}, {64}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error, LaunchError::LaunchFailure);
+  EXPECT_NE(r.fault->message.find("can never complete"), std::string::npos) << r.fault->message;
+}
+
+TEST(TimingGpu, OutOfBoundsAccessIsReportedAndTheNextLaunchRuns) {
+  TimedDevice t(small_gpu(), R"(
+.visible .entry bad(.param .u64 p)
+{
+  .reg .b64 %rd<3>; .reg .b32 %r<2>;
+  ld.param.u64 %rd1, [p];
+  add.s64 %rd2, %rd1, 1048576;
+  ld.global.u32 %r1, [%rd2];
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+.visible .entry good(.param .u64 p)
+{
+  .reg .b64 %rd<2>; .reg .b32 %r<2>;
+  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, 7;
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+)");
+  const uint64_t p = t.alloc(64);
+  auto r = t.run("bad", {8}, {64}, {param_bytes(p)});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error, LaunchError::IllegalAddress);
+  EXPECT_NE(r.fault->message.find("bad"), std::string::npos) << r.fault->message;
+  // The GPU model is rebuilt after a fault: a later launch runs normally.
+  auto g = t.run("good", {1}, {32}, {param_bytes(p)});
+  ASSERT_TRUE(g.ok());
+  EXPECT_EQ(t.download<uint32_t>(p, 1)[0], 7u);
+}
+
+constexpr const char* kSpin = R"(
+.visible .entry spin(.param .u64 p)
+{
+  .reg .pred %p<2>; .reg .b64 %rd<2>; .reg .b32 %r<2>;
+  ld.param.u64 %rd1, [p];
+LOOP:
+  ld.volatile.global.u32 %r1, [%rd1];
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 bra LOOP;
+  ret;
+}
+)";
+
+TEST(TimingGpu, MaxCyclesStopsAHungKernel) {
+  SimConfig c = small_gpu();
+  c.timing.gpu.max_cycles = 20000;
+  TimedDevice t(c, kSpin);
+  const uint64_t p = t.alloc(4);
+  ASSERT_FALSE(t.device.memory().memset(p, 0, 4));
+  auto r = t.run("spin", {1}, {32}, {param_bytes(p)});
+  EXPECT_EQ(r.error, LaunchError::LaunchTimeout);
+  EXPECT_EQ(r.cycles, 20000u);
+}
+
+TEST(TimingGpu, WatchdogStopsAHungKernel) {
+  TimedDevice t(small_gpu(), kSpin);
+  functional::ExecutorOptions o;
+  o.watchdog = 5000;
+  t.device.set_executor_options(o);
+  const uint64_t p = t.alloc(4);
+  ASSERT_FALSE(t.device.memory().memset(p, 0, 4));
+  auto r = t.run("spin", {1}, {32}, {param_bytes(p)});
+  EXPECT_EQ(r.error, LaunchError::LaunchTimeout);
+  EXPECT_NE(r.fault->message.find("watchdog"), std::string::npos);
+}
+
+TEST(TimingGpu, SmidNamesTheSmOfTheCtaTrace) {
+  SimConfig c = small_gpu();
+  c.timing.gpu.cta_trace = true;
+  TimedDevice t(c, R"(
+.visible .entry who(.param .u64 p)
+{
+  .reg .b64 %rd<4>; .reg .b32 %r<3>;
+  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %smid;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+)");
+  const uint64_t p = t.alloc(4 * 40);
+  auto r = t.run("who", {40}, {64}, {param_bytes(p)});
+  ASSERT_TRUE(r.ok());
+  auto sm = t.download<uint32_t>(p, 40);
+  const auto& trace = t.gpu->last().cta_trace;
+  ASSERT_EQ(trace.size(), 40u);
+  for (const auto& [cta, s] : trace) EXPECT_EQ(sm[cta], s) << cta;
+  // Two-level round-robin with one SM per cluster: CTAs 0..3 go to SMs 0..3.
+  for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(sm[i], i);
+}
+
+TEST(TimingGpu, ClusterLaunchesRunFunctionally) {
+  TimedDevice t(small_gpu(), R"(
+.visible .entry k(.param .u64 p) .reqnctapercluster 2, 1, 1
+{
+  .reg .b64 %rd<4>; .reg .b32 %r<3>;
+  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %cluster_ctarank;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+)");
+  const uint64_t p = t.alloc(4 * 8);
+  auto r = t.run("k", {8}, {32}, {param_bytes(p)});
+  ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+  EXPECT_TRUE(t.gpu->last().fallback);
+  EXPECT_GT(r.cycles, 0u);
+  auto v = t.download<uint32_t>(p, 8);
+  for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(v[i], i % 2);
+}
+
+}  // namespace
+}  // namespace warpsim::timing

@@ -1,0 +1,69 @@
+#pragma once
+// A functional::Device whose launches run on a timing::Gpu, for tests that
+// load hand-written PTX (the timing counterpart of exec_test_util.h).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "functional/device.h"
+#include "timing/gpu.h"
+#include "timing/sim_config.h"
+
+namespace warpsim::timing::testing {
+
+inline constexpr const char* kPtxHeader = ".version 8.5\n.target sm_80\n.address_size 64\n";
+
+// A small GPU that tests can reason about: 4 SMs, 2 schedulers, no clusters.
+inline SimConfig small_gpu() {
+  SimConfig c;
+  c.gpu.num_sms = 4;
+  c.timing.sm.schedulers = 2;
+  return c;
+}
+
+struct TimedDevice {
+  SimConfig config;
+  functional::Device device;
+  std::unique_ptr<Gpu> gpu;
+  std::shared_ptr<const functional::Program> program;
+
+  TimedDevice(const SimConfig& c, const std::string& body) : config(c) {
+    gpu = std::make_unique<Gpu>(config);
+    device.set_sm_count(config.gpu.num_sms);
+    device.set_grid_runner([g = gpu.get()](functional::LaunchContext& ctx,
+                                           const functional::ExecutorOptions& o,
+                                           functional::Dim3 cl) { return g->run(ctx, o, cl); });
+    DiagnosticEngine diags;
+    program = device.load_ptx(std::string(kPtxHeader) + body, "test.ptx", diags);
+    EXPECT_TRUE(program) << diags.format_all();
+  }
+
+  uint64_t alloc(size_t bytes) {
+    return device.memory().allocate(bytes, functional::AllocationKind::Device, "buf");
+  }
+  template <typename T>
+  std::vector<T> download(uint64_t addr, size_t n) {
+    std::vector<T> v(n);
+    EXPECT_FALSE(device.memory().copy_to_host(v.data(), addr, n * sizeof(T)));
+    return v;
+  }
+  functional::LaunchResult run(const std::string& kernel, functional::Dim3 grid, functional::Dim3 block,
+                               std::vector<std::vector<uint8_t>> args) {
+    const functional::KernelInfo* k = program ? program->find_kernel(kernel) : nullptr;
+    EXPECT_NE(k, nullptr) << kernel;
+    functional::LaunchResult bad;
+    bad.error = functional::LaunchError::InvalidValue;
+    if (k == nullptr) return bad;
+    auto params = device.layout_params(*k, args);
+    EXPECT_TRUE(params.has_value());
+    if (!params) return bad;
+    functional::LaunchConfig cfg;
+    cfg.grid = grid;
+    cfg.block = block;
+    return device.launch(*program, *k, cfg, *params);
+  }
+};
+
+}  // namespace warpsim::timing::testing

@@ -1,0 +1,41 @@
+#pragma once
+// What an SM's L1 level talks to: the memory below L1.
+//
+// timing::MemRequest is the one record that travels below L1 (ARCHITECTURE.md
+// §3): a line address with a sector mask, a kind, the requesting SM and a
+// token the SM uses to match the reply. LowerMemory is the interface the
+// memory system implements: today the fixed-latency placeholder
+// (placeholder_memory.h), later the cluster ports, interconnect, L2 slices
+// and DRAM. Every request gets exactly one reply (stores and atomics too:
+// the write acknowledgement that fences wait for).
+#include <cstdint>
+
+namespace warpsim::timing {
+
+enum class MemKind : uint8_t { Load, Store, Atomic, Instruction, Constant };
+
+struct MemRequest {
+  uint64_t address = 0;      // line-aligned
+  uint32_t sector_mask = 0;  // sectors of the line
+  uint32_t bytes = 0;        // data bytes the request (store) or its reply (load) carries
+  MemKind kind = MemKind::Load;
+  uint32_t sm = 0;
+  uint32_t token = 0;        // the requester's id, returned with the reply
+  uint64_t sent = 0;         // core cycle it left the SM
+};
+
+class LowerMemory {
+ public:
+  virtual ~LowerMemory() = default;
+  // Whether SM `sm` may send a request this cycle (false: back-pressure).
+  virtual bool can_accept(uint32_t sm) const = 0;
+  virtual void send(const MemRequest& request, uint64_t now) = 0;
+  // The next reply for SM `sm` that has arrived by `now`; false when none.
+  virtual bool receive(uint32_t sm, uint64_t now, MemRequest& reply) = 0;
+  // The earliest cycle after `now` at which a reply arrives (UINT64_MAX: none
+  // in flight), so the GPU can skip idle cycles.
+  virtual uint64_t next_event(uint64_t now) const = 0;
+  virtual bool idle() const = 0;
+};
+
+}  // namespace warpsim::timing

@@ -1,0 +1,260 @@
+// The [timing.*] configuration tables.
+#include "timing/timing_config.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace warpsim::timing {
+
+TimingConfig::TimingConfig() {
+  // H100: 256 KB L1/shared per SM; 128 KB L0+L1 instruction caches, a 64 KB
+  // constant cache level (GPGPU-Sim's sm_80/sm_90 configs use 128 KB L1I 16-way
+  // and 64 KB 8-way constant caches; warpsim keeps the same shapes).
+  l1d.size = 128 * 1024;
+  l1d.ways = 4;
+  l1d.write_policy = WritePolicy::WriteThrough;
+  l1d.mshr_entries = 256;
+  l1d.mshr_max_merge = 8;
+  l1d.miss_queue = 16;
+  l1d.hit_latency = 33;
+  l1i.size = 128 * 1024;
+  l1i.ways = 16;
+  l1i.mshr_entries = 8;
+  l1i.mshr_max_merge = 16;
+  l1i.hit_latency = 1;
+  constant.size = 64 * 1024;
+  constant.ways = 8;
+  constant.line_bytes = 64;
+  constant.sector_bytes = 64;
+  constant.mshr_entries = 4;
+  constant.mshr_max_merge = 8;
+  constant.hit_latency = 4;
+}
+
+namespace {
+
+std::string check_policy_name(const config::Value& v) {
+  const auto& name = std::get<std::string>(v);
+  for (std::string_view p : cta_policy_names())
+    if (p == name) return "";
+  std::string all;
+  for (std::string_view p : cta_policy_names()) all += (all.empty() ? "" : ", ") + std::string(p);
+  return "unknown CTA scheduling policy '" + name + "' (one of: " + all + ")";
+}
+
+std::string policy_doc() {
+  std::string all;
+  for (std::string_view p : cta_policy_names()) all += (all.empty() ? "" : ", ") + std::string(p);
+  return "one of " + all;
+}
+
+}  // namespace
+
+const config::Table<GpuTimingConfig>& gpu_timing_config_table() {
+  static const config::Table<GpuTimingConfig> table = [] {
+    using G = GpuTimingConfig;
+    config::Table<G> t("Timing model, GPU level: clusters of SMs and CTA scheduling");
+    t.integer("sms_per_cluster", &G::sms_per_cluster, "SMs",
+              "SMs per cluster (sharing one network port); gpu.num_sms must be a multiple")
+        .range(1, 64);
+    t.string("cta_policy", &G::cta_policy,
+             "CTA scheduling policy (000_ef20736e5a6b8071 sec. 4.1, 5)")
+        .check(policy_doc(), check_policy_name);
+    t.integer("cta_block_size", &G::cta_block_size, "CTAs",
+              "distributed-block: consecutive CTAs an SM receives at once")
+        .range(1, 64);
+    t.boolean("cta_block_partial_tail", &G::cta_block_partial_tail,
+              "distributed-block: a pool's last CTAs (fewer than a block) launch as a smaller block");
+    t.integer("cta_issue_per_cluster", &G::cta_issue_per_cluster, "CTAs/cycle",
+              "CTAs one cluster may receive per core cycle (GPGPU-Sim: 1)")
+        .range(1, 64);
+    t.boolean("cta_trace", &G::cta_trace,
+              "record every CTA -> SM placement (kernel.N.cta_trace in the statistics)");
+    t.boolean("skip_idle_cycles", &G::skip_idle_cycles,
+              "jump over cycles in which no SM can act (never changes results; off: tick every cycle)");
+    t.integer("max_cycles", &G::max_cycles, "cycles",
+              "stop a launch that runs longer (LaunchTimeout); 0: unlimited");
+    return t;
+  }();
+  return table;
+}
+
+const config::Table<SmConfig>& sm_config_table() {
+  static const config::Table<SmConfig> table = [] {
+    using S = SmConfig;
+    config::Table<S> t("Timing model: SM front end (fetch, decode, warp scheduling, scoreboard)");
+    t.integer("schedulers", &S::schedulers, "", "warp schedulers per SM; warp w belongs to w % schedulers")
+        .range(1, 8);
+    t.enumeration("warp_policy", &S::warp_policy,
+                  {{"lrr", WarpPolicy::Lrr},
+                   {"gto", WarpPolicy::Gto},
+                   {"two-level", WarpPolicy::TwoLevel},
+                   {"oldest-first", WarpPolicy::OldestFirst}},
+                  "warp scheduling policy: loose round-robin, greedy-then-oldest, two-level "
+                  "(active pool), oldest-first");
+    t.integer("two_level_active", &S::two_level_active, "warps",
+              "two-level: warps in each scheduler's active pool")
+        .range(1, 64);
+    t.integer("ibuffer_entries", &S::ibuffer_entries, "instructions",
+              "decoded instructions buffered per warp")
+        .range(1, 8);
+    t.integer("fetch_per_cycle", &S::fetch_per_cycle, "warps", "warps the fetch stage serves per cycle")
+        .range(1, 8);
+    t.integer("decode_latency", &S::decode_latency, "cycles",
+              "cycles from an L1I hit to the instruction buffer")
+        .range(0, 64);
+    t.integer("scoreboard_entries", &S::scoreboard_entries, "registers",
+              "pending register writes per warp; a warp with all in use cannot issue")
+        .range(1, 256);
+    t.boolean("operand_collector", &S::operand_collector,
+              "model register-bank conflicts: sources in one bank take one extra cycle each");
+    t.integer("register_banks", &S::register_banks, "banks", "register file banks (operand collector)")
+        .range(1, 32);
+    t.integer("instruction_bytes", &S::instruction_bytes, "B",
+              "bytes per instruction as the L1I sees them")
+        .range(1, 64);
+    return t;
+  }();
+  return table;
+}
+
+const config::Table<UnitConfig>& unit_config_table() {
+  static const config::Table<UnitConfig> table = [] {
+    using U = UnitConfig;
+    config::Table<U> t("Timing model: execution units of one SM scheduler (latency, initiation interval, count)");
+    auto unit = [&t](const char* name, const char* what, uint32_t U::*lat, uint32_t U::*ii,
+                     uint32_t U::*n) {
+      t.integer(std::string(name) + "_latency", lat, "cycles", std::string(what) + ": result latency")
+          .range(1, 10000);
+      t.integer(std::string(name) + "_interval", ii, "cycles",
+                std::string(what) + ": cycles before the unit accepts the next instruction")
+          .range(1, 1000);
+      t.integer(std::string(name) + "_units", n, "", std::string(what) + ": units per scheduler")
+          .range(1, 16);
+    };
+    unit("sp", "fp32/fp16 arithmetic", &U::sp_latency, &U::sp_interval, &U::sp_units);
+    unit("int", "integer, logic, moves, conversions", &U::int_latency, &U::int_interval, &U::int_units);
+    unit("dp", "fp64 arithmetic", &U::dp_latency, &U::dp_interval, &U::dp_units);
+    unit("sfu", "transcendentals, division, remainder", &U::sfu_latency, &U::sfu_interval, &U::sfu_units);
+    unit("tensor", "tensor-core mma/wmma", &U::tensor_latency, &U::tensor_interval, &U::tensor_units);
+    unit("branch", "control flow, barriers, votes", &U::branch_latency, &U::branch_interval,
+         &U::branch_units);
+    t.integer("ldst_units", &U::ldst_units, "", "memory instructions the SM issues per cycle (all schedulers)")
+        .range(1, 8);
+    return t;
+  }();
+  return table;
+}
+
+const config::Table<CacheConfig>& cache_config_table() {
+  static const config::Table<CacheConfig> table = [] {
+    using C = CacheConfig;
+    config::Table<C> t(
+        "A sectored cache of one SM ([timing.l1d], [timing.l1i], [timing.constant]); defaults "
+        "shown are the generic ones, `warpsim config show` prints each cache's own");
+    t.bytes("size", &C::size, "capacity").range(256, 1ull << 30);
+    t.integer("line_bytes", &C::line_bytes, "B", "line size").range(16, 4096);
+    t.integer("sector_bytes", &C::sector_bytes, "B", "sector size (line_bytes for an unsectored cache)")
+        .range(4, 4096);
+    t.integer("ways", &C::ways, "", "associativity").range(1, 128);
+    t.enumeration("replacement", &C::replacement, {{"lru", Replacement::Lru}, {"fifo", Replacement::Fifo}},
+                  "replacement policy");
+    t.enumeration("write_policy", &C::write_policy,
+                  {{"write-evict", WritePolicy::WriteEvict},
+                   {"write-through", WritePolicy::WriteThrough},
+                   {"write-back", WritePolicy::WriteBack}},
+                  "what a store does to the cache");
+    t.enumeration("allocate_on", &C::allocate_on,
+                  {{"miss", AllocateOn::Miss}, {"fill", AllocateOn::Fill}},
+                  "when a missing line gets its place: at the miss, or when the data returns");
+    t.integer("mshr_entries", &C::mshr_entries, "entries", "miss status holding registers").range(1, 4096);
+    t.integer("mshr_max_merge", &C::mshr_max_merge, "requests",
+              "requests one MSHR entry holds (the first included)")
+        .range(1, 256);
+    t.integer("miss_queue", &C::miss_queue, "requests",
+              "new misses waiting to be sent below; 0: unlimited")
+        .range(0, 4096);
+    t.integer("hit_latency", &C::hit_latency, "cycles", "cycles from access to data on a hit")
+        .range(0, 10000);
+    t.check("line_bytes and sector_bytes are powers of two, sector_bytes divides line_bytes into at most 32 sectors",
+            [](const C& c, config::Checker& r) {
+              if (!std::has_single_bit(c.line_bytes) || !std::has_single_bit(c.sector_bytes) ||
+                  c.sector_bytes > c.line_bytes || c.line_bytes / c.sector_bytes > 32)
+                r.error({"sector_bytes", "line_bytes"},
+                        "must be powers of two with sector_bytes dividing line_bytes into 1 to 32 sectors");
+            });
+    t.check("size is a whole number of sets (line_bytes * ways)", [](const C& c, config::Checker& r) {
+      const uint64_t per_set = uint64_t{c.line_bytes} * c.ways;
+      if (c.size % per_set != 0 || c.size < per_set)
+        r.error({"size", "ways", "line_bytes"},
+                "size must be a whole number of sets of line_bytes * ways bytes");
+    });
+    return t;
+  }();
+  return table;
+}
+
+const config::Table<SharedMemoryConfig>& shared_memory_config_table() {
+  static const config::Table<SharedMemoryConfig> table = [] {
+    using S = SharedMemoryConfig;
+    config::Table<S> t("Timing model: shared memory banks of one SM");
+    t.integer("banks", &S::banks, "banks", "shared-memory banks").range(1, 64);
+    t.integer("bank_width", &S::bank_width, "B", "bytes per bank per cycle")
+        .range(1, 64)
+        .check("a power of two", [](const config::Value& v) {
+          return std::has_single_bit(static_cast<uint64_t>(std::get<int64_t>(v))) ? ""
+                                                                                  : "must be a power of two";
+        });
+    t.integer("latency", &S::latency, "cycles", "latency of a conflict-free access").range(1, 10000);
+    return t;
+  }();
+  return table;
+}
+
+const config::Table<LdstConfig>& ldst_config_table() {
+  static const config::Table<LdstConfig> table = [] {
+    using L = LdstConfig;
+    config::Table<L> t("Timing model: LD/ST unit paths");
+    t.boolean("cache_global_loads", &L::cache_global_loads,
+              "global loads allocate in L1 (false: they bypass it, like -dlcm=cg)");
+    t.boolean("cache_local", &L::cache_local, "local memory goes through L1 (write-back there)");
+    t.integer("param_latency", &L::param_latency, "cycles", "ld.param of kernel parameters (constant bank)")
+        .range(1, 10000);
+    t.integer("atomic_latency", &L::atomic_latency, "cycles",
+              "added to the memory's reply latency for atomics and reductions")
+        .range(0, 10000);
+    return t;
+  }();
+  return table;
+}
+
+const config::Table<PlaceholderMemoryConfig>& placeholder_memory_config_table() {
+  static const config::Table<PlaceholderMemoryConfig> table = [] {
+    using M = PlaceholderMemoryConfig;
+    config::Table<M> t(
+        "Timing model: the fixed-latency memory below L1 (a placeholder until the memory-system "
+        "model: interconnect, L2, DRAM)");
+    t.integer("latency", &M::latency, "cycles", "core cycles from a request to its reply").range(1, 100000);
+    t.integer("bytes_per_cycle", &M::bytes_per_cycle, "B/cycle",
+              "per SM: request and reply bytes the memory port moves per core cycle")
+        .range(1, 4096);
+    t.integer("queue", &M::queue, "requests", "requests in flight per SM before the port refuses more")
+        .range(1, 65536);
+    return t;
+  }();
+  return table;
+}
+
+void add_timing_sections(config::Schema& schema, TimingConfig& c) {
+  schema.add("timing", gpu_timing_config_table(), c.gpu);
+  schema.add("timing.sm", sm_config_table(), c.sm);
+  schema.add("timing.units", unit_config_table(), c.units);
+  schema.add("timing.l1d", cache_config_table(), c.l1d);
+  schema.add("timing.l1i", cache_config_table(), c.l1i);
+  schema.add("timing.constant", cache_config_table(), c.constant);
+  schema.add("timing.shared", shared_memory_config_table(), c.shared);
+  schema.add("timing.ldst", ldst_config_table(), c.ldst);
+  schema.add("timing.memory", placeholder_memory_config_table(), c.memory);
+}
+
+}  // namespace warpsim::timing
