@@ -161,6 +161,7 @@ GridOutcome Gpu::run(functional::LaunchContext& ctx, const functional::ExecutorO
   ctx.cycle = &since_start;
   const bool trace = config_.timing.gpu.cta_trace;
   uint64_t next_watchdog = now + 1024;
+  uint32_t stuck = 0;  // consecutive cycles in which nothing could happen
   const uint64_t max_cycles = config_.timing.gpu.max_cycles;
   auto stop_with = [&](const Sm& sm) {
     out.fault = sm.fault();
@@ -231,17 +232,36 @@ GridOutcome Gpu::run(functional::LaunchContext& ctx, const functional::ExecutorO
     for (auto& sm : sms_)
       if (!sm->quiescent()) next = std::min(next, sm->next_event(now - 1));
     if (next == UINT64_MAX) {
-      // Nothing will ever happen: warps wait at barriers nobody can reach.
-      bool raised = false;
-      for (auto& sm : sms_)
-        if (sm->raise_deadlock()) {
+      // Nothing is scheduled to happen: warps wait at barriers nobody can
+      // reach (a deadlock), or a barrier can be released after all.
+      bool woken = false, deadlock = false;
+      for (auto& sm : sms_) {
+        if (sm->quiescent()) continue;
+        const Sm::Stall st = sm->resolve_stall(now);
+        woken |= st == Sm::Stall::Woken;
+        if (st == Sm::Stall::Deadlock) {
           stop_with(*sm);
-          raised = true;
+          deadlock = true;
           break;
         }
-      if (raised) break;
-      continue;  // a barrier was released after all
+      }
+      if (deadlock) break;
+      if (!woken) {
+        // No warp should wait without something to wake it; if one does,
+        // look at every warp again before calling the launch stuck.
+        if (++stuck > 1) {
+          functional::ExecFault f;
+          f.fault.kind = functional::FaultKind::Unsupported;
+          f.message = "warpsim internal error: no warp can issue and nothing is in flight (please report it)";
+          f.fault.detail = f.message;
+          out.fault = f;
+          break;
+        }
+        for (auto& sm : sms_) sm->wake_all(now);
+      }
+      continue;
     }
+    stuck = 0;
     if (max_cycles != 0) next = std::min(next, start + max_cycles);
     if (next > now) {
       for (auto& sm : sms_)

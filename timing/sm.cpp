@@ -156,7 +156,11 @@ uint64_t Sm::next_event(uint64_t now) const {
   const uint32_t slots = shape_.ctas_per_sm * shape_.warps_per_cta;
   for (uint32_t i = 0; i < slots; ++i) {
     const WarpSlot& w = warps_[i];
-    if (w.warp != nullptr && w.ready_at != kPending) later(w.ready_at);
+    if (w.warp == nullptr || w.warp->done() || w.ready_at == kPending) continue;
+    // A warp that could issue but was not considered (outside a two-level
+    // active pool) is considered again next cycle.
+    if (w.ready_at <= now) return now + 1;
+    later(w.ready_at);
   }
   return next;
 }
@@ -237,14 +241,21 @@ bool Sm::issue(uint32_t s, uint64_t now) {
   }
   policies_[s]->order(list, order_);
   IssueSlot best = IssueSlot::Idle;
+  bool policy_changed = false;  // a two-level pool moved: the next cycle differs
   const auto& code = ctx_->program->code;
   for (uint32_t ws : order_) {
     WarpSlot& w = warps_[ws];
     IssueSlot reason = w.reason;
-    if (w.ready_at <= now) {
+    if (w.ready_at == kPending && reason != IssueSlot::Fetch) {
+      // Waiting for an event (memory, barrier, fence): a two-level policy
+      // moves it out of its active pool again (it may have been promoted
+      // while still waiting).
+      policy_changed |= policies_[s]->long_latency_stall(ws);
+    } else if (w.ready_at <= now) {
       if (w.warp->waiting_at_barrier) {
         reason = w.reason = IssueSlot::Barrier;
         w.ready_at = kPending;  // wake_barrier_waiters
+        policy_changed |= policies_[s]->long_latency_stall(ws);  // a two-level pool must let the others arrive
       } else {
         reason = can_issue(w, code[w.ibuf_pc], now);
         if (reason == IssueSlot::Issued) {
@@ -255,14 +266,15 @@ bool Sm::issue(uint32_t s, uint64_t now) {
           return true;
         }
         w.reason = reason;
-        if (reason == IssueSlot::Scoreboard && long_latency_) policies_[s]->long_latency_stall(ws);
+        if ((reason == IssueSlot::Scoreboard && long_latency_) || reason == IssueSlot::Barrier)
+          policy_changed |= policies_[s]->long_latency_stall(ws);  // waits for memory, a fence or a barrier
       }
     }
     if (progress(reason) > progress(best)) best = reason;
   }
   last_slot_[s] = best;
   ++stats_.issue_slots[static_cast<int>(best)];
-  return false;
+  return policy_changed;
 }
 
 IssueSlot Sm::can_issue(WarpSlot& w, const DecodedInst& inst, uint64_t now) {
@@ -456,18 +468,29 @@ void Sm::retire_ctas() {
 
 // ---- faults ------------------------------------------------------------------------
 
-bool Sm::raise_deadlock() {
+Sm::Stall Sm::resolve_stall(uint64_t now) {
+  for (uint32_t i = 0; i < ctas_.size(); ++i)
+    if (ctas_[i].cta && ctas_[i].cta->release_barriers()) {
+      wake_barrier_waiters(i, now);
+      return Stall::Woken;
+    }
   for (CtaSlot& c : ctas_) {
-    if (!c.cta) continue;
-    if (c.cta->release_barriers()) return false;  // progress after all
-    if (c.cta->raise_barrier_deadlock()) {
+    if (c.cta && c.cta->raise_barrier_deadlock()) {
       fault_ = c.cta->fault();
       fault_cta_ = c.cta->ctaid();
       fault_warp_ = c.cta->faulting_warp();
-      return true;
+      return Stall::Deadlock;
     }
   }
-  return false;
+  return Stall::None;
+}
+
+void Sm::wake_all(uint64_t now) {
+  const uint32_t slots = shape_.ctas_per_sm * shape_.warps_per_cta;
+  for (uint32_t i = 0; i < slots; ++i) {
+    WarpSlot& w = warps_[i];
+    if (w.warp != nullptr && !w.warp->done() && w.reason != IssueSlot::Fetch) w.ready_at = now;
+  }
 }
 
 bool Sm::check_watchdog(uint64_t limit) {

@@ -89,9 +89,14 @@ class Sm {
   const functional::ExecFault& fault() const { return *fault_; }
   functional::Dim3 fault_cta() const { return fault_cta_; }
   uint32_t fault_warp() const { return fault_warp_; }
-  // Stops every barrier-deadlocked CTA: records the fault (true) or finds
-  // no CTA waiting at a barrier (false).
-  bool raise_deadlock();
+  // When no SM can act and no event is due: releases a barrier whose
+  // waiters can go (Woken), or records a barrier deadlock (Deadlock), or
+  // finds neither (None).
+  enum class Stall : uint8_t { Woken, Deadlock, None };
+  Stall resolve_stall(uint64_t now);
+  // Makes every waiting warp look at its next instruction again (a safety
+  // net for a warp nothing would wake).
+  void wake_all(uint64_t now);
   // The watchdog: the first resident CTA that executed more than `limit`
   // warp instructions, as a LaunchTimeout fault (true).
   bool check_watchdog(uint64_t limit);

@@ -87,6 +87,10 @@ void Sm::issue_memory(uint32_t ws, const functional::DecodedInst& inst, uint64_t
   const bool constant = mods != nullptr && mods->space(0) == ptx::StateSpace::Const;
   const bool bypass_hint =
       mods != nullptr && (mods->cache == ptx::CacheOp::Cg || mods->cache == ptx::CacheOp::Cv);
+  // ld.global.nc (and textures) use the read-only path, cached in L1 even
+  // where ordinary global loads are not (cache_global_loads = false).
+  const bool read_only = mods != nullptr && (mods->has(ptx::Flag::Nc) || inst.opcode == ptx::Opcode::Tex ||
+                                             inst.opcode == ptx::Opcode::Tld4 || inst.opcode == ptx::Opcode::Ldu);
   const uint32_t op = new_load(ws);
   LoadOp& load = loads_[op];
 
@@ -136,7 +140,7 @@ void Sm::issue_memory(uint32_t ws, const functional::DecodedInst& inst, uint64_t
         if (kind == AccessKind::Read) {
           if (constant && !local) q.path = Path::Constant;
           else if (local) q.path = config_.ldst.cache_local ? Path::L1Read : Path::Bypass;
-          else q.path = config_.ldst.cache_global_loads && !bypass_hint ? Path::L1Read : Path::Bypass;
+          else q.path = (config_.ldst.cache_global_loads || read_only) && !bypass_hint ? Path::L1Read : Path::Bypass;
           ++load.remaining;
           if (local) ++stats_.local_requests;
           else if (!constant) ++stats_.global_load_requests;

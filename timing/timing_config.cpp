@@ -216,7 +216,7 @@ const config::Table<LdstConfig>& ldst_config_table() {
     using L = LdstConfig;
     config::Table<L> t("Timing model: LD/ST unit paths");
     t.boolean("cache_global_loads", &L::cache_global_loads,
-              "global loads allocate in L1 (false: they bypass it, like -dlcm=cg)");
+              "global loads allocate in L1 (false: they bypass it, like -dlcm=cg; ld.global.nc, ldu and texture fetches still use L1)");
     t.boolean("cache_local", &L::cache_local, "local memory goes through L1 (write-back there)");
     t.integer("param_latency", &L::param_latency, "cycles", "ld.param of kernel parameters (constant bank)")
         .range(1, 10000);

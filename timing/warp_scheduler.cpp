@@ -82,11 +82,12 @@ class TwoLevel final : public WarpSchedulerPolicy {
     rotate_after(active_, last_, order);
   }
   void issued(uint32_t warp) override { last_ = warp; }
-  void long_latency_stall(uint32_t warp) override {
-    if (state_[warp] != State::Active) return;
+  bool long_latency_stall(uint32_t warp) override {
+    if (state_[warp] != State::Active) return false;
     active_.erase(std::find(active_.begin(), active_.end(), warp));
     state_[warp] = State::Pending;
     pending_.push_back(warp);
+    return true;
   }
   void removed(uint32_t warp) override {
     if (state_[warp] == State::Active) active_.erase(std::find(active_.begin(), active_.end(), warp));
