@@ -75,6 +75,35 @@ void coalesce(std::span<const LaneAccess> accesses, const CoalescerConfig& confi
 uint32_t shared_access_cycles(std::span<const LaneAccess> accesses, uint32_t banks,
                               uint32_t bank_width) {
   WARPSIM_INVARIANT(banks > 0 && bank_width > 0, "shared memory bank geometry");
+  // Fast path: a few distinct words per bank, kept in a small table per
+  // bank (the common warp access); more than kPerBank falls back to sorting.
+  constexpr uint32_t kMaxBanks = 64, kPerBank = 8;
+  if (banks <= kMaxBanks) {
+    uint64_t seen[kMaxBanks][kPerBank];
+    uint8_t count[kMaxBanks] = {};
+    uint32_t worst = 0;
+    bool overflow = false;
+    for (const LaneAccess& a : accesses) {
+      const uint64_t first = a.address / bank_width;
+      const uint64_t last = (a.address + std::max<uint32_t>(a.size, 1) - 1) / bank_width;
+      for (uint64_t w = first; w <= last && !overflow; ++w) {
+        const uint32_t b = static_cast<uint32_t>(w % banks);
+        const uint32_t n = count[b];
+        bool found = false;
+        for (uint32_t i = 0; i < n && !found; ++i) found = seen[b][i] == w;
+        if (found) continue;  // broadcast
+        if (n == kPerBank) {
+          overflow = true;
+          break;
+        }
+        seen[b][n] = w;
+        count[b] = static_cast<uint8_t>(n + 1);
+        worst = std::max(worst, n + 1);
+      }
+      if (overflow) break;
+    }
+    if (!overflow) return worst;
+  }
   std::vector<uint64_t>& words = scratch_words();
   append_words(accesses, bank_width, words);
   // Group by bank, then by word: a bank's cycles are its distinct words.

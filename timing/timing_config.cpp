@@ -7,9 +7,10 @@
 namespace warpsim::timing {
 
 TimingConfig::TimingConfig() {
-  // H100: 256 KB L1/shared per SM; 128 KB L0+L1 instruction caches, a 64 KB
-  // constant cache level (GPGPU-Sim's sm_80/sm_90 configs use 128 KB L1I 16-way
-  // and 64 KB 8-way constant caches; warpsim keeps the same shapes).
+  // The built-in GPU is H100-like: 256 KB of L1/shared per SM, of which a
+  // 128 KB L1 here; the L1 instruction and constant cache shapes and the
+  // L1 hit latency (~33 cycles, as Hopper microbenchmark studies report)
+  // are warpsim's estimates. Configs for specific GPUs cite their sources.
   l1d.size = 128 * 1024;
   l1d.ways = 4;
   l1d.write_policy = WritePolicy::WriteThrough;
