@@ -192,8 +192,10 @@ GridOutcome Gpu::run(functional::LaunchContext& ctx, const functional::ExecutorO
           sms_[a.sm]->launch_cta(cta_at(ctx.config.grid, a.cta), a.cta, now);
           if (trace) last_.cta_trace.emplace_back(a.cta, a.sm);
         }
-        // A policy that holds CTAs back (distributed-block) waits for slots.
-        active = true;
+        // A policy that holds CTAs back (distributed-block's delayed launch,
+        // an exhausted distributed pool) decides again only when an SM frees
+        // a slot, which is activity of its own: no launch, no activity.
+        active = !assignments_.empty();
       }
     }
     bool busy = false;

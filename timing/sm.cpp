@@ -298,7 +298,7 @@ IssueSlot Sm::can_issue(WarpSlot& w, const DecodedInst& inst, uint64_t now) {
     }
     return IssueSlot::Issued;
   }
-  const uint32_t count = unit_count(config_.units, unit);
+  const uint32_t count = unit_timing(config_.units, unit).count;
   const uint64_t* pipes = &unit_free_[(size_t{w.scheduler} * kUnitClasses + static_cast<size_t>(unit)) *
                                       kMaxUnitsPerClass];
   uint64_t soonest = UINT64_MAX;
@@ -397,7 +397,8 @@ void Sm::execute(uint32_t ws, uint64_t now) {
   if (unit == UnitClass::Ldst) {
     issue_memory(ws, inst, now);
   } else if (unit != UnitClass::Fence) {
-    uint32_t latency = unit_latency(config_.units, unit);
+    const UnitTiming timing = unit_timing(config_.units, unit);
+    uint32_t latency = timing.latency;
     if (config_.sm.operand_collector) {
       // Sources in the same register bank are read one after another.
       uint32_t per_bank[32] = {};
@@ -409,10 +410,9 @@ void Sm::execute(uint32_t ws, uint64_t now) {
     }
     uint64_t* pipes = &unit_free_[(size_t{w.scheduler} * kUnitClasses + static_cast<size_t>(unit)) *
                                   kMaxUnitsPerClass];
-    const uint32_t count = unit_count(config_.units, unit);
-    for (uint32_t i = 0; i < count; ++i)
+    for (uint32_t i = 0; i < timing.count; ++i)
       if (pipes[i] <= now) {
-        pipes[i] = now + unit_interval(config_.units, unit);
+        pipes[i] = now + timing.interval;
         break;
       }
     for_each_destination(inst, [&](uint32_t reg) { add_pending(w, reg, now + latency, 0); });

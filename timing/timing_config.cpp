@@ -140,8 +140,6 @@ const config::Table<UnitConfig>& unit_config_table() {
     unit("tensor", "tensor-core mma/wmma", &U::tensor_latency, &U::tensor_interval, &U::tensor_units);
     unit("branch", "control flow, barriers, votes", &U::branch_latency, &U::branch_interval,
          &U::branch_units);
-    t.integer("ldst_units", &U::ldst_units, "", "memory instructions the SM issues per cycle (all schedulers)")
-        .range(1, 8);
     return t;
   }();
   return table;

@@ -47,6 +47,8 @@ struct SmConfig {
 };
 
 // Execution units: latency and initiation interval per instruction class.
+// (The LD/ST unit is one per SM, holding one memory instruction at a time:
+// sm_memory.cpp.)
 struct UnitConfig {
   uint32_t sp_latency = 4, sp_interval = 1, sp_units = 1;          // fp32 / fp16
   uint32_t int_latency = 4, int_interval = 1, int_units = 1;       // integer, logic, moves
@@ -54,7 +56,6 @@ struct UnitConfig {
   uint32_t sfu_latency = 20, sfu_interval = 4, sfu_units = 1;      // transcendentals, div, rem
   uint32_t tensor_latency = 32, tensor_interval = 8, tensor_units = 1;
   uint32_t branch_latency = 2, branch_interval = 1, branch_units = 1;  // control, barriers
-  uint32_t ldst_units = 1;          // per SM: memory instructions issued per cycle
 };
 
 // [timing.shared]

@@ -38,43 +38,18 @@ std::vector<UnitClass> classify_units(const functional::Program& program) {
   return units;
 }
 
-uint32_t unit_latency(const UnitConfig& c, UnitClass u) {
+UnitTiming unit_timing(const UnitConfig& c, UnitClass u) {
   switch (u) {
-    case UnitClass::Sp: return c.sp_latency;
-    case UnitClass::Int: return c.int_latency;
-    case UnitClass::Dp: return c.dp_latency;
-    case UnitClass::Sfu: return c.sfu_latency;
-    case UnitClass::Tensor: return c.tensor_latency;
-    case UnitClass::Branch: case UnitClass::Fence: return c.branch_latency;
-    case UnitClass::Ldst: return 1;
+    case UnitClass::Sp: return {c.sp_latency, c.sp_interval, c.sp_units};
+    case UnitClass::Int: return {c.int_latency, c.int_interval, c.int_units};
+    case UnitClass::Dp: return {c.dp_latency, c.dp_interval, c.dp_units};
+    case UnitClass::Sfu: return {c.sfu_latency, c.sfu_interval, c.sfu_units};
+    case UnitClass::Tensor: return {c.tensor_latency, c.tensor_interval, c.tensor_units};
+    case UnitClass::Branch:
+    case UnitClass::Fence: return {c.branch_latency, c.branch_interval, c.branch_units};
+    case UnitClass::Ldst: return {1, 1, 1};
   }
-  return 1;
-}
-
-uint32_t unit_interval(const UnitConfig& c, UnitClass u) {
-  switch (u) {
-    case UnitClass::Sp: return c.sp_interval;
-    case UnitClass::Int: return c.int_interval;
-    case UnitClass::Dp: return c.dp_interval;
-    case UnitClass::Sfu: return c.sfu_interval;
-    case UnitClass::Tensor: return c.tensor_interval;
-    case UnitClass::Branch: case UnitClass::Fence: return c.branch_interval;
-    case UnitClass::Ldst: return 1;
-  }
-  return 1;
-}
-
-uint32_t unit_count(const UnitConfig& c, UnitClass u) {
-  switch (u) {
-    case UnitClass::Sp: return c.sp_units;
-    case UnitClass::Int: return c.int_units;
-    case UnitClass::Dp: return c.dp_units;
-    case UnitClass::Sfu: return c.sfu_units;
-    case UnitClass::Tensor: return c.tensor_units;
-    case UnitClass::Branch: case UnitClass::Fence: return c.branch_units;
-    case UnitClass::Ldst: return c.ldst_units;
-  }
-  return 1;
+  return {};
 }
 
 }  // namespace warpsim::timing

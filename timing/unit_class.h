@@ -17,8 +17,13 @@ inline constexpr uint32_t kUnitClasses = 8;
 // One class per instruction of program.code.
 std::vector<UnitClass> classify_units(const functional::Program& program);
 
-uint32_t unit_latency(const UnitConfig& c, UnitClass u);
-uint32_t unit_interval(const UnitConfig& c, UnitClass u);
-uint32_t unit_count(const UnitConfig& c, UnitClass u);
+struct UnitTiming {
+  uint32_t latency = 1;   // cycles from issue to result
+  uint32_t interval = 1;  // cycles before a unit takes the next instruction
+  uint32_t count = 1;     // units per scheduler (LD/ST: per SM)
+};
+// Ldst's latency and interval are the LD/ST unit's own (sm_memory.cpp);
+// fences use the branch unit's figures.
+UnitTiming unit_timing(const UnitConfig& c, UnitClass u);
 
 }  // namespace warpsim::timing

@@ -274,3 +274,38 @@ TEST(TimingGpu, EveryWarpPolicyAgreesWithAndWithoutSkipping) {
 
 }  // namespace
 }  // namespace warpsim::timing
+
+namespace warpsim::timing {
+namespace {
+
+// Every CTA policy places all CTAs, and skipping idle cycles changes nothing
+// (a delayed launch or an exhausted pool leaves free slots unused: those
+// cycles may be skipped only because the policy's answer cannot change
+// until an SM frees a slot).
+TEST(TimingGpu, EveryCtaPolicyAgreesWithAndWithoutSkipping) {
+  for (std::string_view policy : cta_policy_names()) {
+    uint64_t cycles[2] = {};
+    for (int skip = 0; skip < 2; ++skip) {
+      SimConfig c = small_gpu();
+      c.timing.gpu.sms_per_cluster = 2;
+      c.timing.gpu.cta_policy = std::string(policy);
+      c.timing.gpu.skip_idle_cycles = skip == 1;
+      c.gpu.max_ctas_per_sm = 2;
+      TimedDevice t(c, kScan);
+      const uint32_t ctas = 11, n = ctas * 128;
+      std::vector<uint32_t> in(n, 1);
+      const uint64_t din = t.alloc(n * 4), dout = t.alloc(n * 4), dcount = t.alloc(4);
+      ASSERT_FALSE(t.device.memory().copy_from_host(din, in.data(), n * 4));
+      ASSERT_FALSE(t.device.memory().memset(dcount, 0, 4));
+      auto r = t.run("scan", {ctas}, {128}, {param_bytes(din), param_bytes(dout), param_bytes(dcount)});
+      ASSERT_TRUE(r.ok()) << policy << ": " << (r.fault ? r.fault->message : "");
+      EXPECT_EQ(t.download<uint32_t>(dcount, 1)[0], n) << policy;
+      EXPECT_EQ(t.gpu->last().ctas, ctas) << policy;
+      cycles[skip] = r.cycles;
+    }
+    EXPECT_EQ(cycles[0], cycles[1]) << policy;
+  }
+}
+
+}  // namespace
+}  // namespace warpsim::timing
