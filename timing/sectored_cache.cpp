@@ -1,5 +1,6 @@
 #include "timing/sectored_cache.h"
 
+#include <algorithm>
 #include <bit>
 
 #include "common/invariant.h"
@@ -20,6 +21,7 @@ SectoredCache::SectoredCache(const CacheConfig& config) : config_(config) {
   line_shift_ = static_cast<uint32_t>(std::countr_zero(config.line_bytes));
   lines_.resize(size_t{sets_} * config.ways);
   mshrs_.resize(config.mshr_entries);
+  mshrs_live_.reserve(config.mshr_entries);
   mshr_tokens_.resize(size_t{config.mshr_entries} * config.mshr_max_merge);
 }
 
@@ -31,8 +33,9 @@ int64_t SectoredCache::find_line(uint64_t line) const {
 }
 
 int64_t SectoredCache::find_mshr(uint64_t line) const {
-  for (size_t i = 0; i < mshrs_.size(); ++i)
-    if (mshrs_[i].used && mshrs_[i].line == line) return static_cast<int64_t>(i);
+  // Only the entries in use (a handful, of up to hundreds).
+  for (uint32_t i : mshrs_live_)
+    if (mshrs_[i].line == line) return static_cast<int64_t>(i);
   return -1;
 }
 
@@ -107,6 +110,7 @@ ReadResult SectoredCache::read(uint64_t line, uint32_t sectors, uint32_t token) 
     while (mshrs_[entry].used) ++entry;  // lowest free entry: deterministic
     mshrs_[entry] = Mshr{line, 0, 0, true};
     ++mshrs_used_;
+    mshrs_live_.push_back(static_cast<uint32_t>(entry));
   }
 
   Mshr& e = mshrs_[entry];
@@ -203,6 +207,7 @@ ReadResult SectoredCache::fill(uint64_t line, uint32_t sectors, std::vector<uint
     waiting.insert(waiting.end(), tokens, tokens + e.count);
     e = Mshr{};
     --mshrs_used_;
+    mshrs_live_.erase(std::find(mshrs_live_.begin(), mshrs_live_.end(), static_cast<uint32_t>(m)));
   }
   return r;
 }

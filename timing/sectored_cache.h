@@ -154,6 +154,7 @@ class SectoredCache {
   uint32_t mshrs_used_ = 0;
   std::vector<Line> lines_;             // sets_ * ways
   std::vector<Mshr> mshrs_;             // config.mshr_entries
+  std::vector<uint32_t> mshrs_live_;    // indices of the entries in use
   std::vector<uint32_t> mshr_tokens_;   // mshr_entries * mshr_max_merge
   uint32_t queued_misses_ = 0;
   uint64_t clock_ = 0;                  // access counter for LRU/FIFO stamps
