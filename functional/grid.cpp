@@ -17,15 +17,11 @@
 
 namespace warpsim::functional {
 
-namespace {
-
 Dim3 cta_at(const Dim3& grid, uint64_t i) {
   return Dim3{static_cast<uint32_t>(i % grid.x), static_cast<uint32_t>(i / grid.x % grid.y),
               static_cast<uint32_t>(i / (uint64_t{grid.x} * grid.y))};
 }
 
-// The fault of a CTA stopped by the watchdog: blamed on the first warp still
-// running, at the instruction it was about to execute.
 ExecFault timeout_fault(const Cta& cta, uint64_t limit, uint32_t& warp) {
   ExecFault f;
   f.fault.kind = FaultKind::Timeout;
@@ -43,6 +39,8 @@ ExecFault timeout_fault(const Cta& cta, uint64_t limit, uint32_t& warp) {
   f.fault.detail = f.message;
   return f;
 }
+
+namespace {
 
 // Where a unit's CTAs run: one cluster's CTAs (a single CTA without clusters).
 struct Units {

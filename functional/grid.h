@@ -42,6 +42,14 @@ struct GridOutcome {
   uint32_t fault_warp = 0;
 };
 
+class Cta;
+// The CTA with linear index `i` (x fastest) of `grid`.
+Dim3 cta_at(const Dim3& grid, uint64_t i);
+// The fault of a CTA stopped by the watchdog after `limit` warp
+// instructions: blamed on the first warp still running, at the instruction
+// it was about to execute (`warp` receives that warp's index).
+ExecFault timeout_fault(const Cta& cta, uint64_t limit, uint32_t& warp);
+
 // Runs the grid of `ctx` in clusters of `cluster` CTAs (the grid is a
 // multiple of it; 1x1x1 without clusters). Device printf output goes to
 // ctx.print, in CTA order.

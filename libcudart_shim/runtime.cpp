@@ -147,21 +147,10 @@ void Runtime::make_device() {
 
 functional::SmResources Runtime::sm_resources(int carveout_percent) const {
   const GpuConfig& g = config_.gpu;
-  functional::SmResources r;
-  r.warp_size = static_cast<uint32_t>(g.warp_size);
-  r.max_threads_per_sm = static_cast<uint32_t>(g.max_threads_per_sm);
-  r.max_ctas_per_sm = static_cast<uint32_t>(g.max_ctas_per_sm);
-  r.max_threads_per_block = static_cast<uint32_t>(g.max_threads_per_block);
-  r.regs_per_sm = static_cast<uint32_t>(g.regs_per_sm);
-  r.regs_per_block = static_cast<uint32_t>(g.regs_per_block);
-  r.reg_alloc_unit = static_cast<uint32_t>(g.reg_alloc_unit);
-  r.shared_per_sm = g.shared_mem_per_sm;
+  functional::SmResources r = timing::sm_resources(g);
   if (carveout_percent >= 0 && carveout_percent <= 100)
     r.shared_per_sm = std::max<uint64_t>(g.shared_mem_per_sm * carveout_percent / 100,
                                          g.reserved_shared_mem_per_block);
-  r.shared_per_block_max = g.shared_mem_per_block_optin;
-  r.reserved_shared_per_block = g.reserved_shared_mem_per_block;
-  r.shared_alloc_unit = static_cast<uint32_t>(g.shared_mem_alloc_unit);
   return r;
 }
 

@@ -55,11 +55,6 @@ void add(SmStats& a, const SmStats& b, int sign = 1) {
   f(a.constant_misses, b.constant_misses);
 }
 
-Dim3 cta_at(const Dim3& grid, uint64_t i) {
-  return Dim3{static_cast<uint32_t>(i % grid.x), static_cast<uint32_t>(i / grid.x % grid.y),
-              static_cast<uint32_t>(i / (uint64_t{grid.x} * grid.y))};
-}
-
 // The state of every SM summed (for per-launch differences).
 struct Snapshot {
   SmStats sm;
@@ -189,7 +184,7 @@ GridOutcome Gpu::run(functional::LaunchContext& ctx, const functional::ExecutorO
         assignments_.clear();
         cta_scheduler_->schedule(free_slots_, assignments_);
         for (const CtaAssignment& a : assignments_) {
-          sms_[a.sm]->launch_cta(cta_at(ctx.config.grid, a.cta), a.cta, now);
+          sms_[a.sm]->launch_cta(functional::cta_at(ctx.config.grid, a.cta), a.cta, now);
           if (trace) last_.cta_trace.emplace_back(a.cta, a.sm);
         }
         // A policy that holds CTAs back (distributed-block's delayed launch,

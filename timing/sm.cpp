@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/invariant.h"
+#include "functional/grid.h"
 #include "ptx/opcode.h"
 
 namespace warpsim::timing {
@@ -496,24 +497,9 @@ void Sm::wake_all(uint64_t now) {
 bool Sm::check_watchdog(uint64_t limit) {
   for (CtaSlot& c : ctas_) {
     if (!c.cta || c.cta->warp_instructions() <= limit) continue;
-    // Blame the first warp that has not finished.
-    for (const auto& wp : c.cta->warps()) {
-      if (wp->done()) continue;
-      functional::ExecFault f;
-      f.fault.kind = functional::FaultKind::Timeout;
-      f.lane = static_cast<uint32_t>(std::countr_zero(wp->valid() & ~wp->exited()));
-      f.pc = wp->next_pc();
-      f.message = fmt::format(
-          "the CTA executed more than {} warp instructions without finishing (a hung kernel, such "
-          "as a spin loop waiting for something that never happens); the limit is the executor's "
-          "watchdog",
-          limit);
-      f.fault.detail = f.message;
-      fault_ = f;
-      fault_cta_ = c.cta->ctaid();
-      fault_warp_ = wp->warp_in_cta();
-      return true;
-    }
+    fault_ = functional::timeout_fault(*c.cta, limit, fault_warp_);
+    fault_cta_ = c.cta->ctaid();
+    return true;
   }
   return false;
 }
