@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "common/invariant.h"
+#include "timing/memory_system.h"
 #include "timing/placeholder_memory.h"
 #include "timing/unit_class.h"
 
@@ -107,7 +108,14 @@ Gpu::Gpu(const SimConfig& config) : config_(config) {
 void Gpu::build() {
   const uint32_t n = config_.gpu.num_sms;
   sms_.clear();
-  memory_ = std::make_unique<PlaceholderMemory>(config_.timing.memory, n);
+  memory_system_ = nullptr;
+  if (config_.timing.memory.model == MemoryModel::FixedLatency) {
+    memory_ = std::make_unique<PlaceholderMemory>(config_.timing.memory, n);
+  } else {
+    auto m = std::make_unique<MemorySystem>(config_);
+    memory_system_ = m.get();
+    memory_ = std::move(m);
+  }
   const uint32_t max_warps = std::max(1u, config_.gpu.max_threads_per_sm / functional::kWarpSize);
   for (uint32_t i = 0; i < n; ++i) sms_.push_back(std::make_unique<Sm>(i, config_.timing, max_warps, *memory_));
 }
@@ -123,6 +131,7 @@ void Gpu::prepare_launch(const functional::SmResources& resources, uint32_t regs
 GridOutcome Gpu::run(functional::LaunchContext& ctx, const functional::ExecutorOptions& options, Dim3 cluster) {
   if (cluster.count() > 1) return run_fallback(ctx, options, cluster);
   const Snapshot before = snapshot(sms_);
+  const MemoryTotals memory_before = memory_system_ ? memory_system_->totals() : MemoryTotals{};
   const uint32_t threads = static_cast<uint32_t>(ctx.config.block.count());
   const uint32_t regs =
       prepared_ ? regs_per_thread_ : ctx.kernel->resources.reg32_with_callees;
@@ -173,6 +182,7 @@ GridOutcome Gpu::run(functional::LaunchContext& ctx, const functional::ExecutorO
       out.fault = f;
       break;
     }
+    memory_->advance(now);
     bool active = false;
     if (!cta_scheduler_->done()) {
       bool any_free = false;
@@ -283,6 +293,7 @@ GridOutcome Gpu::run(functional::LaunchContext& ctx, const functional::ExecutorO
   add(last_.constant, before.constant, -1);
   last_.ctas = last_.sm.ctas;
   last_.sm_cycles = cycles * n;
+  if (memory_system_) last_.memory = difference(memory_system_->totals(), memory_before);
   total_cycles_ += cycles;
   ++launches_;
 
@@ -311,6 +322,89 @@ GridOutcome Gpu::run_fallback(functional::LaunchContext& ctx, const functional::
   total_cycles_ += out.cycles;
   ++launches_;
   return out;
+}
+
+// The memory system's figures for the last launch (GPGPU-Sim's names where
+// it has them) and, over the whole run, per partition and network node.
+template <class CacheFn>
+void Gpu::publish_memory(StatsRegistry& stats, CacheFn& cache) const {
+  const LaunchTiming& t = last_;
+  const MemoryTotals& m = t.memory;
+  const MemorySystem& ms = *memory_system_;
+  const ClockDomains& clk = ms.clocks();
+  const auto ratio = [](uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / b : 0.0; };
+  cache("L2", m.l2);
+  stats.add("timing.l2.writebacks", m.l2.writebacks);
+  stats.add("timing.l2.reservation_stall_cycles", m.reservation_stalls);
+  stats.add("gpu_stall_dramfull", m.dram_full_stalls);
+  stats.add("gpu_stall_icnt2sh", m.icnt2sh_stalls);
+  // Launch time in each domain's cycles.
+  const uint64_t launch_ps = clk.time(Domain::Core, t.cycles);
+  const uint64_t dram_cycles = launch_ps / clk.period(Domain::Dram);
+  const uint64_t icnt_cycles = launch_ps / clk.period(Domain::Interconnect);
+  const uint64_t channels = ms.partitions().size();
+  stats.add("total_dram_reads", m.dram.reads);
+  stats.add("total_dram_writes", m.dram.writes);
+  stats.add("timing.dram.read_bytes", m.dram.read_bytes);
+  stats.add("timing.dram.write_bytes", m.dram.write_bytes);
+  stats.add("timing.dram.activates", m.dram.activates);
+  stats.add("timing.dram.precharges", m.dram.precharges);
+  stats.add("timing.dram.row_buffer_hits", m.dram.row_hits);
+  stats.add("timing.dram.row_buffer_misses", m.dram.row_misses);
+  stats.add("timing.dram.row_buffer_conflicts", m.dram.row_conflicts);
+  stats.add("timing.dram.queue_full_cycles", m.dram.queue_full_cycles);
+  stats.set("Row_Buffer_Locality", ratio(m.dram.row_hits, m.dram.row_hits + m.dram.row_misses));
+  stats.set("Bank_Level_Parallism", ratio(m.dram.busy_bank_cycles, m.dram.busy_cycles));  // GPGPU-Sim's spelling
+  stats.set("bw_util", ratio(m.dram.data_bus_busy, dram_cycles * channels));
+  stats.set("timing.dram.bandwidth_GBps",
+            launch_ps ? static_cast<double>(m.dram.read_bytes + m.dram.write_bytes) * 1000.0 / launch_ps : 0.0);
+  stats.set("timing.dram.avg_read_latency", ratio(m.dram.read_latency, m.dram.reads));
+  stats.set("timing.dram.max_read_latency", m.dram.max_read_latency);
+  // Request latency below L1 in core cycles (GPGPU-Sim's averagemflatency).
+  stats.set("averagemflatency",
+            ratio(m.request_latency_ps, m.requests * clk.period(Domain::Core)));
+  const char* subnet_names[] = {"request", "reply"};
+  const uint64_t injecting[] = {ms.clusters(), ms.network().nodes() - ms.clusters()};
+  for (int s = 0; s < interconnect::kSubnets; ++s) {
+    const interconnect::NodeStats& n = m.net[s];
+    const std::string p = fmt::format("icnt.{}.", subnet_names[s]);
+    stats.add(p + "packets", n.packets_injected);
+    stats.add(p + "flits", n.flits_injected);
+    stats.add(p + "blocked_cycles", n.blocked_cycles);
+    stats.set(p + "avg_queue_latency", ratio(n.queue_latency, n.packets_ejected));
+    stats.set(p + "avg_network_latency", ratio(n.network_latency, n.packets_ejected));
+    stats.set(p + "max_latency", n.max_latency);
+    // Flits per injecting node per network cycle (004, 002 report this).
+    stats.set(p + "injection_rate", ratio(n.flits_injected, icnt_cycles * injecting[s]));
+  }
+  stats.add("timing.cluster.inject_blocked_cycles", m.inject_blocked);
+  stats.add("timing.cluster.response_full_cycles", m.response_full);
+  // Over the whole run: per partition and per network node with traffic.
+  for (const auto& part : ms.partitions()) {
+    const std::string p = fmt::format("timing.partition.{}.", part->id());
+    const DramStats& d = part->dram().stats();
+    stats.set(p + "dram_reads", d.reads);
+    stats.set(p + "dram_writes", d.writes);
+    stats.set(p + "row_buffer_hits", d.row_hits);
+    stats.set(p + "row_buffer_misses", d.row_misses);
+    uint64_t acc = 0, miss = 0;
+    for (uint32_t i = 0; i < part->slices(); ++i) {
+      const CacheCounters& c = part->slice(i).cache().counters();
+      acc += c.read_accesses + c.write_accesses;
+      miss += c.read_misses + c.write_misses;
+    }
+    stats.set(p + "l2_accesses", acc);
+    stats.set(p + "l2_misses", miss);
+  }
+  for (uint32_t node = 0; node < ms.network().nodes(); ++node)
+    for (int s = 0; s < interconnect::kSubnets; ++s) {
+      const interconnect::NodeStats& n = ms.network().stats(interconnect::Subnet(s), node);
+      if (n.flits_injected == 0 && n.flits_ejected == 0) continue;
+      const std::string p = fmt::format("icnt.node.{}.{}.", node, subnet_names[s]);
+      stats.set(p + "flits_injected", n.flits_injected);
+      stats.set(p + "flits_ejected", n.flits_ejected);
+      stats.set(p + "blocked_cycles", n.blocked_cycles);
+    }
 }
 
 void Gpu::publish(StatsRegistry& stats) const {
@@ -359,6 +453,7 @@ void Gpu::publish(StatsRegistry& stats) const {
   stats.add("timing.ldst.reservation_stall_cycles", t.sm.ldst_reservation_stall_cycles);
   stats.add("timing.memory.requests", t.sm.memory_requests);
   stats.add("timing.memory.bytes", t.sm.memory_bytes);
+  if (memory_system_) publish_memory(stats, cache);
   // Per SM, over the whole run: where CTAs went and how busy each SM was
   // (load balance across SMs is what CTA-scheduling studies look at).
   for (const auto& sm : sms_) {

@@ -24,6 +24,7 @@
 #include "functional/occupancy.h"
 #include "timing/cta_scheduler.h"
 #include "timing/lower_memory.h"
+#include "timing/memory_system.h"
 #include "timing/sim_config.h"
 #include "timing/sm.h"
 
@@ -41,6 +42,7 @@ struct LaunchTiming {
   uint64_t max_warps = 0;    // warp slots of one SM
   bool fallback = false;     // ran in the functional executor (see above)
   std::vector<std::pair<uint64_t, uint32_t>> cta_trace;  // (CTA, SM) when cta_trace is on
+  MemoryTotals memory;       // below L1 (memory-system model only)
   // Achieved occupancy: average resident warps over the cycles an SM had
   // work, as a fraction of its warp slots.
   double occupancy() const;
@@ -70,11 +72,14 @@ class Gpu {
 
  private:
   void build();  // fresh SMs and memory
+  template <class CacheFn>
+  void publish_memory(StatsRegistry& stats, CacheFn& cache) const;
   functional::GridOutcome run_fallback(functional::LaunchContext& ctx,
                                        const functional::ExecutorOptions& options, functional::Dim3 cluster);
 
   SimConfig config_;
   std::unique_ptr<LowerMemory> memory_;
+  MemorySystem* memory_system_ = nullptr;  // memory_ when it is the memory-system model
   std::vector<std::unique_ptr<Sm>> sms_;
   std::unique_ptr<CtaScheduler> cta_scheduler_;
   std::vector<uint32_t> free_slots_;

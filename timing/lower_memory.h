@@ -4,9 +4,9 @@
 // timing::MemRequest is the one record that travels below L1 (ARCHITECTURE.md
 // §3): a line address with a sector mask, a kind, the requesting SM and a
 // token the SM uses to match the reply. LowerMemory is the interface the
-// memory system implements: today the fixed-latency placeholder
-// (placeholder_memory.h), later the cluster ports, interconnect, L2 slices
-// and DRAM. Every request gets exactly one reply (stores and atomics too:
+// memory below L1 implements: the memory system (memory_system.h: cluster
+// ports, interconnect, L2 slices, DRAM) or the fixed-latency model
+// (placeholder_memory.h). Every request gets exactly one reply (stores and atomics too:
 // the write acknowledgement that fences wait for).
 #include <cstdint>
 
@@ -36,6 +36,10 @@ class LowerMemory {
   // in flight), so the GPU can skip idle cycles.
   virtual uint64_t next_event(uint64_t now) const = 0;
   virtual bool idle() const = 0;
+  // Runs the memory's own clocks up to the start of core cycle `now`
+  // (called once per simulated core cycle, before the SMs; a model that
+  // computes its timing at send() needs nothing here).
+  virtual void advance(uint64_t /*now*/) {}
 };
 
 }  // namespace warpsim::timing

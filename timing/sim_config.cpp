@@ -4,10 +4,12 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <cstdlib>
 #include <filesystem>
 
 #include "functional/executor_config.h"
+#include "timing/address_mapping.h"
 
 namespace warpsim {
 
@@ -69,6 +71,56 @@ as a config file. `warpsim config docs` prints this page.
 
 }  // namespace
 
+namespace {
+
+// Checks across the memory-system sections, and fills the DRAM values the
+// config left to its preset (so `config show` prints what runs).
+bool validate_memory_system(SimConfig& config, DiagnosticEngine& diags) {
+  timing::TimingConfig& t = config.timing;
+  const std::string dram_error = timing::resolve_dram_config(t.dram);
+  if (!dram_error.empty()) {
+    diags.error(nullptr, {}, "timing.dram: " + dram_error);
+    return false;
+  }
+  if (t.memory.model != timing::MemoryModel::MemorySystem) return true;
+  bool ok = true;
+  const timing::AddressMapping mapping(t.partition.address_mapping());
+  for (const auto& [name, cache] : {std::pair<const char*, const timing::CacheConfig*>{"l1d", &t.l1d},
+                                    {"l1i", &t.l1i}, {"constant", &t.constant}})
+    if (cache->line_bytes > t.l2.line_bytes) {
+      diags.error(nullptr, {},
+                  fmt::format("timing.{}.line_bytes ({}) is larger than timing.l2.line_bytes ({}): a "
+                              "request below L1 must fit in one L2 line",
+                              name, cache->line_bytes, t.l2.line_bytes));
+      ok = false;
+    }
+  if (mapping.banks() != t.dram.banks) {
+    diags.error(nullptr, {},
+                fmt::format("timing.partition.mapping has {} bank bits ({} banks) but timing.dram.banks is {}; "
+                            "give the mapping log2(banks) B bits",
+                            std::countr_zero(mapping.banks()), mapping.banks(), t.dram.banks));
+    ok = false;
+  }
+  // A line must live in one slice: the address bits inside an L2 line may not
+  // select the partition or the slice.
+  const timing::DecodedAddress base = mapping.decode(0);
+  for (uint32_t bit = 1; bit < t.l2.line_bytes; bit <<= 1) {
+    const timing::DecodedAddress d = mapping.decode(bit);
+    if (d.partition != base.partition || d.sub_partition != base.sub_partition) {
+      diags.error(nullptr, {},
+                  fmt::format("timing.partition: address bit {} (inside a {} B L2 line) selects the "
+                              "partition or slice; raise interleave_bytes or move the mapping's D/B bits "
+                              "above the line offset",
+                              std::countr_zero(bit), t.l2.line_bytes));
+      ok = false;
+      break;
+    }
+  }
+  return ok;
+}
+
+}  // namespace
+
 config::Schema sim_config_schema(SimConfig& config) {
   config::Schema schema;
   schema.add("gpu", gpu_config_table(), config.gpu);
@@ -127,6 +179,7 @@ std::optional<SimConfig> load_sim_config(const std::string& name_or_file,
                             config.timing.gpu.sms_per_cluster, config.gpu.num_sms));
     ok = false;
   }
+  if (ok) ok = validate_memory_system(config, diags);
   if (!ok) return std::nullopt;
   return config;
 }

@@ -30,6 +30,23 @@ TimingConfig::TimingConfig() {
   constant.mshr_entries = 4;
   constant.mshr_max_merge = 8;
   constant.hit_latency = 4;
+  // H100: 50 MB of L2 in 80 slices of 640 KB (one per HBM3 pseudo-channel
+  // here), 128 B lines of 32 B sectors, write-back. 16-way and the MSHR
+  // sizes are warpsim's estimates.
+  l2.size = 640 * 1024;
+  l2.ways = 16;
+  l2.write_policy = WritePolicy::WriteBack;
+  l2.allocate_on = AllocateOn::Miss;
+  l2.mshr_entries = 64;
+  l2.mshr_max_merge = 8;
+  l2.miss_queue = 0;
+  l2.hit_latency = 30;
+  // HBM3 at 5.24 Gb/s per pin (deviceQuery's 2619 MHz memory clock, double
+  // data rate): 80 x 8 B x 2 x 2619 MHz = 3.35 TB/s, the H100 SXM5 figure.
+  dram.type = "hbm3";
+  dram.clock_mhz = 2619;
+  dram.bus_width = 8;
+  network.clock_mhz = 1980;
 }
 
 namespace {
@@ -230,9 +247,12 @@ const config::Table<LdstConfig>& ldst_config_table() {
 const config::Table<PlaceholderMemoryConfig>& placeholder_memory_config_table() {
   static const config::Table<PlaceholderMemoryConfig> table = [] {
     using M = PlaceholderMemoryConfig;
-    config::Table<M> t(
-        "Timing model: the fixed-latency memory below L1 (a placeholder until the memory-system "
-        "model: interconnect, L2, DRAM)");
+    config::Table<M> t("Timing model: the memory below L1, and the fixed-latency model's parameters");
+    t.enumeration("model", &M::model,
+                  {{"memory-system", MemoryModel::MemorySystem}, {"fixed-latency", MemoryModel::FixedLatency}},
+                  "memory-system: cluster ports, interconnect, L2 slices and DRAM ([timing.cluster], "
+                  "[interconnect], [timing.partition], [timing.l2], [timing.dram]); fixed-latency: the "
+                  "keys below (for studies of the SM alone)");
     t.integer("latency", &M::latency, "cycles", "core cycles from a request to its reply").range(1, 100000);
     t.integer("bytes_per_cycle", &M::bytes_per_cycle, "B/cycle",
               "per SM: request and reply bytes the memory port moves per core cycle")
@@ -254,6 +274,11 @@ void add_timing_sections(config::Schema& schema, TimingConfig& c) {
   schema.add("timing.shared", shared_memory_config_table(), c.shared);
   schema.add("timing.ldst", ldst_config_table(), c.ldst);
   schema.add("timing.memory", placeholder_memory_config_table(), c.memory);
+  schema.add("timing.cluster", cluster_port_config_table(), c.cluster);
+  schema.add("interconnect", interconnect::network_config_table(), c.network);
+  schema.add("timing.partition", partition_config_table(), c.partition);
+  schema.add("timing.l2", cache_config_table(), c.l2);
+  schema.add("timing.dram", dram_config_table(), c.dram);
 }
 
 }  // namespace warpsim::timing

@@ -10,7 +10,10 @@
 #include <string>
 
 #include "common/config.h"
+#include "interconnect/network_config.h"
 #include "timing/cta_scheduler.h"
+#include "timing/dram_channel.h"
+#include "timing/memory_system_config.h"
 #include "timing/sectored_cache.h"
 
 namespace warpsim::timing {
@@ -73,8 +76,10 @@ struct LdstConfig {
   uint32_t atomic_latency = 0;     // added on top of the memory's reply latency
 };
 
-// [timing.memory]: the placeholder below L1 until the memory system lands.
+// [timing.memory]: which model serves the requests below L1, and the
+// parameters of the fixed-latency one.
 struct PlaceholderMemoryConfig {
+  MemoryModel model = MemoryModel::MemorySystem;
   uint32_t latency = 300;         // core cycles from request to reply
   uint32_t bytes_per_cycle = 64;  // per SM: request + reply data the port moves per cycle
   uint32_t queue = 64;            // requests in flight per SM before the port refuses more
@@ -90,6 +95,11 @@ struct TimingConfig {
   SharedMemoryConfig shared;
   LdstConfig ldst;
   PlaceholderMemoryConfig memory;
+  ClusterPortConfig cluster;
+  PartitionConfig partition;
+  CacheConfig l2;
+  DramConfig dram;
+  interconnect::NetworkConfig network;
   TimingConfig();  // the caches' defaults differ from CacheConfig's
 };
 

@@ -1,0 +1,72 @@
+// The `ideal` network (see ideal_network.h): fixed latency, no contention.
+#include "interconnect/ideal_network.h"
+
+#include <memory>
+
+#include "common/invariant.h"
+
+namespace warpsim::interconnect {
+
+IdealNetwork::IdealNetwork(const NetworkConfig& config, uint32_t nodes) : Network(config, nodes) {
+  WARPSIM_INVARIANT(config.latency >= 1, "the ideal network needs latency >= 1");
+  for (auto& per_node : deliveries_) per_node.resize(nodes);
+}
+
+bool IdealNetwork::can_inject(Subnet, uint32_t node, uint32_t bytes) const {
+  WARPSIM_INVARIANT(node < nodes_ && bytes > 0, "can_inject: node in range, packet not empty");
+  return true;
+}
+
+void IdealNetwork::inject(Subnet subnet, uint32_t node, Packet packet) {
+  WARPSIM_INVARIANT(node == packet.src && packet.src < nodes_ && packet.dst < nodes_,
+                    "inject: the packet's source is the injecting node; both nodes in range");
+  WARPSIM_INVARIANT(packet.bytes > 0, "inject: a packet has at least one byte");
+  packet.flits = flits(packet.bytes);
+  packet.injected = cycle_;
+  record_inject(subnet, packet);
+  deliveries_[int(subnet)][packet.dst].push(packet);
+  const uint64_t arrival = cycle_ + config_.latency;
+  if (arrivals_.empty() || arrivals_.back() != arrival) arrivals_.push(arrival);
+  ++in_network_;
+}
+
+bool IdealNetwork::has_delivery(Subnet subnet, uint32_t node) const {
+  const RingQueue<Packet>& q = deliveries_[int(subnet)][node];
+  return !q.empty() && q.front().injected + config_.latency <= cycle_;
+}
+
+bool IdealNetwork::eject(Subnet subnet, uint32_t node, Packet& out) {
+  if (!has_delivery(subnet, node)) return false;
+  RingQueue<Packet>& q = deliveries_[int(subnet)][node];
+  out = q.front();
+  q.pop();
+  --in_network_;
+  record_eject(subnet, out);
+  return true;
+}
+
+void IdealNetwork::drop_past_arrivals() {
+  while (!arrivals_.empty() && arrivals_.front() < cycle_) arrivals_.pop();
+}
+
+void IdealNetwork::tick() {
+  ++cycle_;
+  drop_past_arrivals();
+}
+
+uint64_t IdealNetwork::next_event() const {
+  return arrivals_.empty() ? UINT64_MAX : arrivals_.front();
+}
+
+void IdealNetwork::skip_to(uint64_t cycle) {
+  WARPSIM_INVARIANT(cycle >= cycle_ && next_event() >= cycle,
+                    "skip_to: only forward, and not past next_event()");
+  cycle_ = cycle;
+  drop_past_arrivals();
+}
+
+std::unique_ptr<Network> make_ideal_network(const NetworkConfig& config, uint32_t nodes) {
+  return std::make_unique<IdealNetwork>(config, nodes);
+}
+
+}  // namespace warpsim::interconnect

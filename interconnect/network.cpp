@@ -1,0 +1,37 @@
+// The Network base class: per-node, per-subnet statistics shared by every
+// topology, so `ideal`, `crossbar` and later meshes report the same figures.
+// Injection counts go to the source node, ejection counts and latencies to
+// the destination node.
+#include "interconnect/network.h"
+
+#include <algorithm>
+
+#include "common/invariant.h"
+
+namespace warpsim::interconnect {
+
+Network::Network(const NetworkConfig& config, uint32_t nodes) : config_(config), nodes_(nodes) {
+  // The config table validates both; reaching here with zero is a bug.
+  WARPSIM_INVARIANT(config.flit_bytes > 0, "flit_bytes must be at least 1");
+  WARPSIM_INVARIANT(nodes > 0, "a network has at least one node");
+  for (auto& per_node : stats_) per_node.resize(nodes);
+}
+
+void Network::record_inject(Subnet subnet, const Packet& p) {
+  NodeStats& s = stats_[int(subnet)][p.src];
+  s.packets_injected++;
+  s.flits_injected += p.flits;
+}
+
+void Network::record_eject(Subnet subnet, const Packet& p) {
+  WARPSIM_INVARIANT(p.created <= p.injected && p.injected <= cycle_,
+                    "packet times must satisfy created <= injected <= ejection");
+  NodeStats& s = stats_[int(subnet)][p.dst];
+  s.packets_ejected++;
+  s.flits_ejected += p.flits;
+  s.queue_latency += p.injected - p.created;
+  s.network_latency += cycle_ - p.injected;
+  s.max_latency = std::max(s.max_latency, cycle_ - p.created);
+}
+
+}  // namespace warpsim::interconnect

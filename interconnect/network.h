@@ -1,0 +1,97 @@
+#pragma once
+// interconnect::Network: moves packets between numbered nodes, one network
+// clock cycle per tick(), on two subnets (requests and replies).
+//
+// Implementations are chosen by name from the [interconnect] configuration
+// (make_network, network_registry.cpp): `ideal` (fixed latency, unlimited
+// bandwidth) and `crossbar` (input/output buffers in flits, an iSLIP or
+// round-robin allocator, output speedup, back-pressure). Meshes and the
+// other topologies of 004 plug in here later.
+//
+// Protocol per network cycle, driven by the memory system:
+//   1. eject(): senders at the destination pop delivered packets (the
+//      consumer decides how many, checking its own room first);
+//   2. can_inject()/inject(): sources offer packets; can_inject() false is
+//      back-pressure (the source keeps the packet and retries), never a drop;
+//   3. tick(): the network advances one cycle.
+// A packet injected in cycle t can be ejected at the earliest in cycle
+// t + 1 (ideal: t + latency). Per subnet and source/destination pair,
+// packets are delivered in injection order.
+//
+// Statistics per node and subnet are kept here in the base class, so every
+// implementation reports the same figures.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "interconnect/network_config.h"
+#include "interconnect/packet.h"
+
+namespace warpsim::interconnect {
+
+struct NodeStats {
+  uint64_t packets_injected = 0, flits_injected = 0;
+  uint64_t packets_ejected = 0, flits_ejected = 0;
+  uint64_t queue_latency = 0;    // sum over ejected packets: injected - created
+  uint64_t network_latency = 0;  // sum over ejected packets: ejection cycle - injected
+  uint64_t max_latency = 0;      // largest (ejection - created)
+  uint64_t blocked_cycles = 0;   // cycles this node had a packet but could not inject (count_blocked)
+};
+
+class Network {
+ public:
+  Network(const NetworkConfig& config, uint32_t nodes);
+  virtual ~Network() = default;
+  Network(const Network&) = delete;
+  Network& operator=(const Network&) = delete;
+
+  // Whether `node` can inject a packet of `bytes` into `subnet` this cycle.
+  virtual bool can_inject(Subnet subnet, uint32_t node, uint32_t bytes) const = 0;
+  // Injects (can_inject must be true). Sets packet.flits and .injected.
+  virtual void inject(Subnet subnet, uint32_t node, Packet packet) = 0;
+  // Pops the next packet delivered to `node` on `subnet`; false when none.
+  virtual bool eject(Subnet subnet, uint32_t node, Packet& out) = 0;
+  // Whether a packet is waiting for `node` on `subnet` (eject would succeed).
+  virtual bool has_delivery(Subnet subnet, uint32_t node) const = 0;
+  // Advances one network cycle.
+  virtual void tick() = 0;
+  // The earliest cycle >= cycle() at which tick() can move something or a
+  // packet becomes ejectable; UINT64_MAX when nothing is in motion (packets
+  // may still wait for ejection: has_delivery). Lets the caller skip cycles.
+  virtual uint64_t next_event() const = 0;
+  // Jumps the cycle counter forward to `cycle` (>= cycle(); callers only skip
+  // when next_event() says nothing moves before then).
+  virtual void skip_to(uint64_t cycle) = 0;
+  // No packet anywhere in the network (buffers and delivery queues).
+  virtual bool idle() const = 0;
+  virtual std::string_view name() const = 0;
+
+  uint64_t cycle() const { return cycle_; }
+  uint32_t nodes() const { return nodes_; }
+  const NetworkConfig& config() const { return config_; }
+  uint32_t flits(uint32_t bytes) const { return (bytes + config_.flit_bytes - 1) / config_.flit_bytes; }
+
+  // The source had a packet ready but could not inject it this cycle.
+  void count_blocked(Subnet subnet, uint32_t node) { stats_[int(subnet)][node].blocked_cycles++; }
+  const NodeStats& stats(Subnet subnet, uint32_t node) const { return stats_[int(subnet)][node]; }
+
+ protected:
+  // Implementations call these so the statistics stay uniform.
+  void record_inject(Subnet subnet, const Packet& p);
+  void record_eject(Subnet subnet, const Packet& p);  // at cycle()
+
+  NetworkConfig config_;
+  uint32_t nodes_;
+  uint64_t cycle_ = 0;
+  std::vector<NodeStats> stats_[kSubnets];
+};
+
+// Builds the network named by config.topology over `nodes` nodes; every
+// node may send to every node on both subnets.
+std::unique_ptr<Network> make_network(const NetworkConfig& config, uint32_t nodes);
+// The names make_network accepts.
+const std::vector<std::string_view>& network_names();
+
+}  // namespace warpsim::interconnect
