@@ -7,24 +7,37 @@
 
 namespace warpsim::timing {
 
+namespace {
+
+// A queue with a latency holds the entries still in their latency window on
+// top of the configured queue (which bounds the entries waiting past it):
+// one entry per producer cycle can be in the window (GPGPU-Sim's ROP and
+// DRAM-return delay queues are unbounded; its partition queues are not).
+uint32_t with_window(uint32_t queue, uint64_t latency_ps, uint64_t producer_period_ps) {
+  return queue + static_cast<uint32_t>(latency_ps / producer_period_ps) + 1;
+}
+
+}  // namespace
+
 L2Slice::L2Slice(const PartitionConfig& config, const CacheConfig& cache, const ClockDomains& clocks,
                  RequestPool& pool)
     : config_(config),
       clocks_(clocks),
       pool_(pool),
       cache_(cache),
-      from_icnt_(config.icnt_to_l2_queue),
+      cycle_ps_(clocks.period(Domain::L2)),
+      hit_ps_(uint64_t{std::max(1u, cache.hit_latency)} * cycle_ps_),
+      atomic_ps_(uint64_t{config.atomic_latency} * cycle_ps_),
+      rop_ps_(uint64_t{config.rop_latency} * cycle_ps_),
+      from_icnt_(with_window(config.icnt_to_l2_queue, rop_ps_, clocks.period(Domain::Interconnect))),
       // Room for a whole fill's replies on top of the configured queue: a
       // fill answers up to mshr_max_merge requests at once.
-      to_icnt_(config.l2_to_icnt_queue + cache.mshr_max_merge),
+      to_icnt_(with_window(config.l2_to_icnt_queue + cache.mshr_max_merge, hit_ps_ + atomic_ps_, cycle_ps_)),
       // Likewise for DRAM: a fill may write back a victim and forward each
       // atomic's write (write-through L2).
       to_dram_(config.l2_to_dram_queue + cache.mshr_max_merge + 1),
-      from_dram_(config.dram_to_l2_queue) {
-  cycle_ps_ = clocks.period(Domain::L2);
-  hit_ps_ = uint64_t{std::max(1u, cache.hit_latency)} * cycle_ps_;
-  atomic_ps_ = uint64_t{config.atomic_latency} * cycle_ps_;
-  rop_ps_ = uint64_t{config.rop_latency} * cycle_ps_;
+      from_dram_(with_window(config.dram_to_l2_queue,
+                             uint64_t{config.dram_return_latency} * cycle_ps_, clocks.period(Domain::Dram))) {
   waiting_.reserve(cache.mshr_max_merge);
 }
 
@@ -71,7 +84,7 @@ bool L2Slice::do_access(uint64_t now_ps) {
   InFlight& r = pool_[id];
   // Outputs first: one reply and up to two DRAM operations (a miss and a
   // dirty victim, or a forwarded write and a victim).
-  if (to_icnt_.size() >= config_.l2_to_icnt_queue) {
+  if (to_icnt_.room() <= cache_.config().mshr_max_merge) {  // keep a fill's worth for fills
     ++stats_.reply_full_stalls;
     return false;
   }

@@ -91,7 +91,7 @@ class L2Slice {
   const ClockDomains& clocks_;
   RequestPool& pool_;
   SectoredCache cache_;
-  uint64_t hit_ps_ = 0, atomic_ps_ = 0, rop_ps_ = 0, cycle_ps_ = 0;
+  uint64_t cycle_ps_ = 0, hit_ps_ = 0, atomic_ps_ = 0, rop_ps_ = 0;
   TimedQueue<uint32_t> from_icnt_;
   TimedQueue<uint32_t> to_icnt_;
   TimedQueue<DramOp> to_dram_;
