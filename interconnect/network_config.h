@@ -10,7 +10,7 @@ namespace warpsim::interconnect {
 
 struct NetworkConfig {
   std::string topology = "crossbar";  // ideal | crossbar
-  double clock_mhz = 1750;            // network clock
+  double clock_mhz = 1980;            // network clock (the built-in GPU: at the core clock)
   uint32_t flit_bytes = 32;           // bytes per flit (channel width)
   uint32_t header_bytes = 8;          // control packet / header size (GPGPU-Sim: 8 B)
   uint32_t latency = 4;               // ideal: cycles from injection to ejection; crossbar: pipeline cycles through the switch

@@ -91,7 +91,7 @@ class AddressMapping {
 
 // "" when `c` is consistent (mapping characters, D bits vs partitions,
 // ipoly limits, the sub-partitions dividing the banks), else the error.
-// (The [timing.partition] table, memory_partition_config.cpp, runs it.)
+// (The [timing.partition] table, memory_system_config.cpp, runs it.)
 std::string validate_address_mapping(const AddressMappingConfig& c);
 
 }  // namespace warpsim::timing

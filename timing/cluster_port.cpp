@@ -9,9 +9,10 @@ using interconnect::Packet;
 using interconnect::Subnet;
 
 ClusterPort::ClusterPort(uint32_t node, uint32_t first_sm, uint32_t sms, const ClusterPortConfig& config,
-                         RequestPool& pool)
+                         RequestPool& pool, uint64_t network_period_ps)
     : node_(node),
       first_sm_(first_sm),
+      network_period_ps_(network_period_ps),
       pool_(pool),
       sm_queues_(sms, TimedQueue<uint32_t>(config.sm_queue)),
       inject_(config.inject_buffer),
@@ -45,7 +46,7 @@ ClusterPort::TickResult ClusterPort::tick(uint64_t now_ps, interconnect::Network
       p.dst = r.slice_node;
       p.bytes = r.request_bytes;
       p.payload = id;
-      p.created = network.cycle();
+      p.created = std::min(network.cycle(), r.sent_ps / network_period_ps_);
       network.inject(Subnet::Request, node_, p);
       inject_.pop();
       ++stats_.requests;

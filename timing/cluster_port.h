@@ -34,8 +34,10 @@ struct ClusterPortStats {
 
 class ClusterPort {
  public:
+  // `network_period_ps`: the interconnect clock, to stamp when a packet was
+  // first ready (its queueing latency counts from the SM's send).
   ClusterPort(uint32_t node, uint32_t first_sm, uint32_t sms, const ClusterPortConfig& config,
-              RequestPool& pool);
+              RequestPool& pool, uint64_t network_period_ps = 1000);
 
   uint32_t node() const { return node_; }
   bool can_accept(uint32_t sm) const { return !sm_queues_[sm - first_sm_].full(); }
@@ -63,6 +65,7 @@ class ClusterPort {
 
  private:
   uint32_t node_, first_sm_;
+  uint64_t network_period_ps_;
   RequestPool& pool_;
   std::vector<TimedQueue<uint32_t>> sm_queues_;
   uint32_t pending_ = 0;        // requests in the SM queues

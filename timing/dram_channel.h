@@ -25,7 +25,7 @@ namespace warpsim::timing {
 // Command timing in DRAM command cycles; 0 means "take it from the preset
 // named by `type`" (resolve_dram_config).
 struct DramConfig {
-  std::string type = "hbm2";      // preset: gddr5 | gddr6 | hbm2 | hbm3
+  std::string type = "hbm3";      // preset: gddr5 | gddr6 | hbm2 | hbm3 (the built-in GPU: hbm3)
   double clock_mhz = 0;           // command clock (0: preset)
   uint32_t banks = 0;             // banks per channel (0: preset)
   uint32_t bank_groups = 0;       // bank groups (0: preset); bank b is in group b / (banks / bank_groups)

@@ -237,7 +237,7 @@ std::string resolve_dram_config(DramConfig& c) {
   for (const Preset& p : kPresets)
     if (p.name == c.type) preset = &p;
   if (!preset)
-    return "unknown DRAM type '" + c.type + "' (one of: " + joined(dram_preset_names()) + ")";
+    return "timing.dram: unknown DRAM type '" + c.type + "' (one of: " + joined(dram_preset_names()) + ")";
   const DramConfig p = preset->make();
   fill(c.clock_mhz, p.clock_mhz);
   fill(c.banks, p.banks);

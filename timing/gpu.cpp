@@ -108,6 +108,7 @@ Gpu::Gpu(const SimConfig& config) : config_(config) {
 void Gpu::build() {
   const uint32_t n = config_.gpu.num_sms;
   sms_.clear();
+  busy_sms_ = ActiveSet(n);
   memory_system_ = nullptr;
   if (config_.timing.memory.model == MemoryModel::FixedLatency) {
     memory_ = std::make_unique<PlaceholderMemory>(config_.timing.memory, n);
@@ -195,6 +196,7 @@ GridOutcome Gpu::run(functional::LaunchContext& ctx, const functional::ExecutorO
         cta_scheduler_->schedule(free_slots_, assignments_);
         for (const CtaAssignment& a : assignments_) {
           sms_[a.sm]->launch_cta(functional::cta_at(ctx.config.grid, a.cta), a.cta, now);
+          busy_sms_.add(a.sm);
           if (trace) last_.cta_trace.emplace_back(a.cta, a.sm);
         }
         // A policy that holds CTAs back (distributed-block's delayed launch,
@@ -205,15 +207,18 @@ GridOutcome Gpu::run(functional::LaunchContext& ctx, const functional::ExecutorO
     }
     bool busy = false;
     since_start = now - start;
-    for (auto& sm : sms_) {
-      if (sm->quiescent()) continue;  // no CTA, nothing in flight: idle (finish_kernel counts it)
-      active |= sm->cycle(now);
-      if (sm->faulted()) {
-        stop_with(*sm);
+    // Only SMs with a CTA or something in flight (an idle SM's cycles are
+    // counted by finish_kernel).
+    for (uint32_t i : busy_sms_.members()) {
+      Sm& sm = *sms_[i];
+      active |= sm.cycle(now);
+      if (sm.faulted()) {
+        stop_with(sm);
         break;
       }
-      busy |= !sm->quiescent();
     }
+    busy_sms_.prune([&](uint32_t i) { return !sms_[i]->quiescent(); });
+    busy = !busy_sms_.empty();
     if (out.fault) break;
     ++now;
     if (!busy && cta_scheduler_->done()) break;
@@ -230,20 +235,19 @@ GridOutcome Gpu::run(functional::LaunchContext& ctx, const functional::ExecutorO
     if (!config_.timing.gpu.skip_idle_cycles) {
       // Ticking idle SMs changes nothing; only a deadlock must be caught.
       bool any_event = false;
-      for (auto& sm : sms_)
-        if (!sm->quiescent() && sm->next_event(now - 1) != UINT64_MAX) any_event = true;
+      for (uint32_t i : busy_sms_.members())
+        if (sms_[i]->next_event(now - 1) != UINT64_MAX) any_event = true;
       if (any_event || memory_->next_event(now - 1) != UINT64_MAX) continue;
     }
     // Nothing happened: sleep until the next thing that will.
     uint64_t next = memory_->next_event(now - 1);
-    for (auto& sm : sms_)
-      if (!sm->quiescent()) next = std::min(next, sm->next_event(now - 1));
+    for (uint32_t i : busy_sms_.members()) next = std::min(next, sms_[i]->next_event(now - 1));
     if (next == UINT64_MAX) {
       // Nothing is scheduled to happen: warps wait at barriers nobody can
       // reach (a deadlock), or a barrier can be released after all.
       bool woken = false, deadlock = false;
-      for (auto& sm : sms_) {
-        if (sm->quiescent()) continue;
+      for (uint32_t i : busy_sms_.members()) {
+        Sm* sm = sms_[i].get();
         const Sm::Stall st = sm->resolve_stall(now);
         woken |= st == Sm::Stall::Woken;
         if (st == Sm::Stall::Deadlock) {
@@ -271,8 +275,7 @@ GridOutcome Gpu::run(functional::LaunchContext& ctx, const functional::ExecutorO
     stuck = 0;
     if (max_cycles != 0) next = std::min(next, start + max_cycles);
     if (next > now) {
-      for (auto& sm : sms_)
-        if (!sm->quiescent()) sm->account_skipped(next - now);
+      for (uint32_t i : busy_sms_.members()) sms_[i]->account_skipped(next - now);
       now = next;
     }
   }

@@ -22,6 +22,7 @@
 #include "common/stats.h"
 #include "functional/grid.h"
 #include "functional/occupancy.h"
+#include "timing/active_set.h"
 #include "timing/cta_scheduler.h"
 #include "timing/lower_memory.h"
 #include "timing/memory_system.h"
@@ -81,6 +82,7 @@ class Gpu {
   std::unique_ptr<LowerMemory> memory_;
   MemorySystem* memory_system_ = nullptr;  // memory_ when it is the memory-system model
   std::vector<std::unique_ptr<Sm>> sms_;
+  ActiveSet busy_sms_;  // SMs with a CTA or requests in flight
   std::unique_ptr<CtaScheduler> cta_scheduler_;
   std::vector<uint32_t> free_slots_;
   std::vector<CtaAssignment> assignments_;

@@ -39,7 +39,8 @@ MemorySystem::MemorySystem(const SimConfig& config)
   requests_to_slice_.assign(slices, 0);
   ports_.reserve(clusters);
   for (uint32_t c = 0; c < clusters; ++c)
-    ports_.emplace_back(c, c * sms_per_cluster_, sms_per_cluster_, t.cluster, pool_);
+    ports_.emplace_back(c, c * sms_per_cluster_, sms_per_cluster_, t.cluster, pool_,
+                        clocks_.period(Domain::Interconnect));
   for (uint32_t p = 0; p < t.partition.partitions; ++p) {
     partitions_.push_back(
         std::make_unique<MemoryPartition>(p, t.partition, t.l2, dram_, mapping_, clocks_, pool_));
@@ -145,7 +146,7 @@ void MemorySystem::tick_network(uint64_t now_ps) {
         p.dst = r.cluster;
         p.bytes = r.reply_bytes;
         p.payload = id;
-        p.created = cycle;
+        p.created = std::min(cycle, s.reply_time() / clocks_.period(Domain::Interconnect));
         net.inject(Subnet::Reply, node, p);
         s.reply_pop();
         ++replies_to_cluster_[r.cluster];

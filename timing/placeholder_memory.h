@@ -1,5 +1,6 @@
 #pragma once
-// The placeholder memory below L1 until the memory-system model lands: every
+// The fixed-latency memory below L1 ([timing.memory] model = "fixed-latency",
+// for studies of the SM alone; memory_system.h is the full model): every
 // request is answered after a fixed latency, and each SM's port moves at most
 // `bytes_per_cycle` bytes per cycle with `queue` requests in flight.
 //

@@ -45,7 +45,10 @@ base = "a100"            # start from configs/a100.toml
 
 [gpu]
 name = "A100 with 2x L2"
-l2_size = "80MiB"
+l2_size = "80MiB"        # what the runtime reports
+
+[timing.l2]
+size = "1MiB"            # what the model simulates: 80 slices of 1 MB
 
 [functional]
 threads = 4
@@ -79,7 +82,7 @@ bool validate_memory_system(SimConfig& config, DiagnosticEngine& diags) {
   timing::TimingConfig& t = config.timing;
   const std::string dram_error = timing::resolve_dram_config(t.dram);
   if (!dram_error.empty()) {
-    diags.error(nullptr, {}, "timing.dram: " + dram_error);
+    diags.error(nullptr, {}, dram_error);
     return false;
   }
   if (t.memory.model != timing::MemoryModel::MemorySystem) return true;

@@ -41,12 +41,8 @@ TimingConfig::TimingConfig() {
   l2.mshr_max_merge = 8;
   l2.miss_queue = 0;
   l2.hit_latency = 30;
-  // HBM3 at 5.24 Gb/s per pin (deviceQuery's 2619 MHz memory clock, double
-  // data rate): 80 x 8 B x 2 x 2619 MHz = 3.35 TB/s, the H100 SXM5 figure.
-  dram.type = "hbm3";
-  dram.clock_mhz = 2619;
-  dram.bus_width = 8;
-  network.clock_mhz = 1980;
+  // DRAM: the hbm3 preset (80 x 8 B x 2 x 2619 MHz = 3.35 TB/s, the H100
+  // SXM5 figure); network and L2 at the core clock (memory_system_config.h).
 }
 
 namespace {
@@ -166,8 +162,9 @@ const config::Table<CacheConfig>& cache_config_table() {
   static const config::Table<CacheConfig> table = [] {
     using C = CacheConfig;
     config::Table<C> t(
-        "A sectored cache of one SM ([timing.l1d], [timing.l1i], [timing.constant]); defaults "
-        "shown are the generic ones, `warpsim config show` prints each cache's own");
+        "A sectored cache: of one SM ([timing.l1d], [timing.l1i], [timing.constant]; core cycles) or one "
+        "L2 slice ([timing.l2]; L2 cycles, a hit latency of at least 1); defaults shown are the generic "
+        "ones, `warpsim config show` prints each cache's own");
     t.bytes("size", &C::size, "capacity").range(256, 1ull << 30);
     t.integer("line_bytes", &C::line_bytes, "B", "line size").range(16, 4096);
     t.integer("sector_bytes", &C::sector_bytes, "B", "sector size (line_bytes for an unsectored cache)")

@@ -9,11 +9,19 @@
 #         [-DEXPECT_STDERR=regex]  stderr must match
 #         [-DSUMMARY=ON]           let warpsim print its summary (to stderr)
 #         -P run_test.cmake
+#
+# With WARPSIM_TEST_CONFIG=NAME in the environment, a test that names no
+# --config runs on that GPU configuration (to check the programs on every
+# shipped config: WARPSIM_TEST_CONFIG=gtx480 ctest -L cuda).
+cmake_policy(SET CMP0057 NEW)  # if(IN_LIST) in script mode
 foreach(var RUN_ARGS ARGS)
   if(DEFINED ${var})
     string(REPLACE "|" ";" ${var} "${${var}}")
   endif()
 endforeach()
+if(DEFINED ENV{WARPSIM_TEST_CONFIG} AND NOT "--config" IN_LIST RUN_ARGS)
+  list(PREPEND RUN_ARGS --config "$ENV{WARPSIM_TEST_CONFIG}")
+endif()
 if(NOT DEFINED EXPECT_EXIT)
   set(EXPECT_EXIT 0)
 endif()
