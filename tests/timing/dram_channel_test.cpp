@@ -560,7 +560,7 @@ TEST(DramConfig, ResolveRejectsUnknownTypeAndInconsistentGeometry) {
   DramConfig unknown;
   unknown.type = "ddr9";
   EXPECT_EQ(resolve_dram_config(unknown),
-            "unknown DRAM type 'ddr9' (one of: gddr5, gddr6, hbm2, hbm3)");
+            "timing.dram: unknown DRAM type 'ddr9' (one of: gddr5, gddr6, hbm2, hbm3)");
 
   DramConfig groups;  // hbm2: 4 bank groups
   groups.banks = 6;
