@@ -17,21 +17,6 @@ using functional::GridOutcome;
 
 namespace {
 
-void add(CacheCounters& a, const CacheCounters& b, int sign = 1) {
-  auto f = [sign](uint64_t& x, uint64_t y) { x = sign > 0 ? x + y : x - y; };
-  f(a.read_accesses, b.read_accesses);
-  f(a.read_hits, b.read_hits);
-  f(a.read_hit_reserved, b.read_hit_reserved);
-  f(a.read_misses, b.read_misses);
-  f(a.reservation_fails, b.reservation_fails);
-  f(a.write_accesses, b.write_accesses);
-  f(a.write_hits, b.write_hits);
-  f(a.write_misses, b.write_misses);
-  f(a.writebacks, b.writebacks);
-  f(a.evictions, b.evictions);
-  f(a.sector_misses, b.sector_misses);
-}
-
 void add(SmStats& a, const SmStats& b, int sign = 1) {
   auto f = [sign](uint64_t& x, uint64_t y) { x = sign > 0 ? x + y : x - y; };
   f(a.warp_instructions, b.warp_instructions);
@@ -66,9 +51,9 @@ Snapshot snapshot(const std::vector<std::unique_ptr<Sm>>& sms) {
   Snapshot s;
   for (const auto& sm : sms) {
     add(s.sm, sm->stats());
-    add(s.l1d, sm->l1d().counters());
-    add(s.l1i, sm->l1i().counters());
-    add(s.constant, sm->constant_cache().counters());
+    accumulate(s.l1d, sm->l1d().counters());
+    accumulate(s.l1i, sm->l1i().counters());
+    accumulate(s.constant, sm->constant_cache().counters());
   }
   return s;
 }
@@ -289,11 +274,11 @@ GridOutcome Gpu::run(functional::LaunchContext& ctx, const functional::ExecutorO
   last_.sm = after.sm;
   add(last_.sm, before.sm, -1);
   last_.l1d = after.l1d;
-  add(last_.l1d, before.l1d, -1);
+  accumulate(last_.l1d, before.l1d, -1);
   last_.l1i = after.l1i;
-  add(last_.l1i, before.l1i, -1);
+  accumulate(last_.l1i, before.l1i, -1);
   last_.constant = after.constant;
-  add(last_.constant, before.constant, -1);
+  accumulate(last_.constant, before.constant, -1);
   last_.ctas = last_.sm.ctas;
   last_.sm_cycles = cycles * n;
   if (memory_system_) last_.memory = difference(memory_system_->totals(), memory_before);

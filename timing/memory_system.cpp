@@ -273,107 +273,31 @@ bool MemorySystem::idle() const {
 
 MemoryTotals difference(const MemoryTotals& a, const MemoryTotals& b) {
   MemoryTotals d = a;
-  auto sub = [](uint64_t& x, uint64_t y) { x -= y; };
-  sub(d.l2.read_accesses, b.l2.read_accesses);
-  sub(d.l2.read_hits, b.l2.read_hits);
-  sub(d.l2.read_hit_reserved, b.l2.read_hit_reserved);
-  sub(d.l2.read_misses, b.l2.read_misses);
-  sub(d.l2.reservation_fails, b.l2.reservation_fails);
-  sub(d.l2.write_accesses, b.l2.write_accesses);
-  sub(d.l2.write_hits, b.l2.write_hits);
-  sub(d.l2.write_misses, b.l2.write_misses);
-  sub(d.l2.writebacks, b.l2.writebacks);
-  sub(d.l2.evictions, b.l2.evictions);
-  sub(d.l2.sector_misses, b.l2.sector_misses);
-  sub(d.l2_accesses, b.l2_accesses);
-  sub(d.dram_full_stalls, b.dram_full_stalls);
-  sub(d.icnt2sh_stalls, b.icnt2sh_stalls);
-  sub(d.reservation_stalls, b.reservation_stalls);
-  sub(d.dram.reads, b.dram.reads);
-  sub(d.dram.writes, b.dram.writes);
-  sub(d.dram.read_bytes, b.dram.read_bytes);
-  sub(d.dram.write_bytes, b.dram.write_bytes);
-  sub(d.dram.activates, b.dram.activates);
-  sub(d.dram.precharges, b.dram.precharges);
-  sub(d.dram.row_hits, b.dram.row_hits);
-  sub(d.dram.row_misses, b.dram.row_misses);
-  sub(d.dram.row_conflicts, b.dram.row_conflicts);
-  sub(d.dram.read_latency, b.dram.read_latency);
-  sub(d.dram.write_latency, b.dram.write_latency);
-  sub(d.dram.data_bus_busy, b.dram.data_bus_busy);
-  sub(d.dram.busy_bank_cycles, b.dram.busy_bank_cycles);
-  sub(d.dram.busy_cycles, b.dram.busy_cycles);
-  sub(d.dram.queue_full_cycles, b.dram.queue_full_cycles);
-  for (int s = 0; s < interconnect::kSubnets; ++s) {
-    sub(d.net[s].packets_injected, b.net[s].packets_injected);
-    sub(d.net[s].flits_injected, b.net[s].flits_injected);
-    sub(d.net[s].packets_ejected, b.net[s].packets_ejected);
-    sub(d.net[s].flits_ejected, b.net[s].flits_ejected);
-    sub(d.net[s].queue_latency, b.net[s].queue_latency);
-    sub(d.net[s].network_latency, b.net[s].network_latency);
-    sub(d.net[s].blocked_cycles, b.net[s].blocked_cycles);
-  }
-  sub(d.inject_blocked, b.inject_blocked);
-  sub(d.response_full, b.response_full);
-  sub(d.requests, b.requests);
-  sub(d.request_latency_ps, b.request_latency_ps);
+  accumulate(d.l2, b.l2, -1);
+  accumulate(d.dram, b.dram, -1);
+  for (int s = 0; s < interconnect::kSubnets; ++s) accumulate(d.net[s], b.net[s], -1);
+  for (auto [x, y] : {std::pair{&d.l2_accesses, b.l2_accesses}, {&d.dram_full_stalls, b.dram_full_stalls},
+                      {&d.icnt2sh_stalls, b.icnt2sh_stalls}, {&d.reservation_stalls, b.reservation_stalls},
+                      {&d.inject_blocked, b.inject_blocked}, {&d.response_full, b.response_full},
+                      {&d.requests, b.requests}, {&d.request_latency_ps, b.request_latency_ps}})
+    *x -= y;
   return d;
 }
 
 MemoryTotals MemorySystem::totals() const {
   MemoryTotals m;
-  auto add_cache = [](CacheCounters& a, const CacheCounters& b) {
-    a.read_accesses += b.read_accesses;
-    a.read_hits += b.read_hits;
-    a.read_hit_reserved += b.read_hit_reserved;
-    a.read_misses += b.read_misses;
-    a.reservation_fails += b.reservation_fails;
-    a.write_accesses += b.write_accesses;
-    a.write_hits += b.write_hits;
-    a.write_misses += b.write_misses;
-    a.writebacks += b.writebacks;
-    a.evictions += b.evictions;
-    a.sector_misses += b.sector_misses;
-  };
   for (const auto& p : partitions_) {
     for (uint32_t i = 0; i < p->slices(); ++i) {
       const L2Slice& s = p->slice(i);
-      add_cache(m.l2, s.cache().counters());
+      accumulate(m.l2, s.cache().counters());
       m.l2_accesses += s.stats().accesses;
       m.dram_full_stalls += s.stats().dram_full_stalls;
       m.reservation_stalls += s.stats().reservation_stalls;
     }
-    const DramStats& d = p->dram().stats();
-    m.dram.reads += d.reads;
-    m.dram.writes += d.writes;
-    m.dram.read_bytes += d.read_bytes;
-    m.dram.write_bytes += d.write_bytes;
-    m.dram.activates += d.activates;
-    m.dram.precharges += d.precharges;
-    m.dram.row_hits += d.row_hits;
-    m.dram.row_misses += d.row_misses;
-    m.dram.row_conflicts += d.row_conflicts;
-    m.dram.read_latency += d.read_latency;
-    m.dram.write_latency += d.write_latency;
-    m.dram.max_read_latency = std::max(m.dram.max_read_latency, d.max_read_latency);
-    m.dram.data_bus_busy += d.data_bus_busy;
-    m.dram.busy_bank_cycles += d.busy_bank_cycles;
-    m.dram.busy_cycles += d.busy_cycles;
-    m.dram.queue_full_cycles += d.queue_full_cycles;
+    accumulate(m.dram, p->dram().stats());
   }
   for (int s = 0; s < interconnect::kSubnets; ++s)
-    for (uint32_t n = 0; n < network_->nodes(); ++n) {
-      const interconnect::NodeStats& x = network_->stats(Subnet(s), n);
-      interconnect::NodeStats& a = m.net[s];
-      a.packets_injected += x.packets_injected;
-      a.flits_injected += x.flits_injected;
-      a.packets_ejected += x.packets_ejected;
-      a.flits_ejected += x.flits_ejected;
-      a.queue_latency += x.queue_latency;
-      a.network_latency += x.network_latency;
-      a.max_latency = std::max(a.max_latency, x.max_latency);
-      a.blocked_cycles += x.blocked_cycles;
-    }
+    for (uint32_t n = 0; n < network_->nodes(); ++n) accumulate(m.net[s], network_->stats(Subnet(s), n));
   for (const ClusterPort& p : ports_) {
     m.inject_blocked += p.stats().inject_blocked;
     m.response_full += p.stats().response_full;

@@ -32,6 +32,7 @@
 // Deterministic: replacement ties resolve to the lowest way.
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace warpsim::timing {
@@ -84,6 +85,17 @@ struct CacheCounters {
   uint64_t writebacks = 0, evictions = 0;
   uint64_t sector_misses = 0;  // misses whose line was present with other sectors valid
 };
+
+// a += b (sign 1) or a -= b (sign -1), counter by counter.
+inline void accumulate(CacheCounters& a, const CacheCounters& b, int sign = 1) {
+  for (auto [x, y] : {std::pair{&a.read_accesses, b.read_accesses}, {&a.read_hits, b.read_hits},
+                      {&a.read_hit_reserved, b.read_hit_reserved}, {&a.read_misses, b.read_misses},
+                      {&a.reservation_fails, b.reservation_fails}, {&a.write_accesses, b.write_accesses},
+                      {&a.write_hits, b.write_hits}, {&a.write_misses, b.write_misses},
+                      {&a.writebacks, b.writebacks}, {&a.evictions, b.evictions},
+                      {&a.sector_misses, b.sector_misses}})
+    *x = sign > 0 ? *x + y : *x - y;
+}
 
 class SectoredCache {
  public:

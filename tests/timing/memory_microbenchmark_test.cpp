@@ -202,7 +202,9 @@ Launched run_kernel(const SimConfig& config, const char* ptx, const std::string&
   const uint64_t in = ft::upload(rig.device(), data);
   const uint64_t out = ft::upload(rig.device(), std::vector<uint32_t>(n, 0));
   rig.launch(kernel, {n / 256}, {256}, {param_bytes(out), param_bytes(in), param_bytes(n)});
-  if (kernel == "copy") EXPECT_EQ(ft::download<uint32_t>(rig.device(), out, n), data);
+  if (kernel == "copy") {
+    EXPECT_EQ(ft::download<uint32_t>(rig.device(), out, n), data);
+  }
   return {rig.gpu->last().cycles, rig.gpu->last().memory};
 }
 
