@@ -210,6 +210,16 @@ uint64_t get_u64(const nlohmann::json& j, std::initializer_list<const char*> pat
   return n->is_number_unsigned() || n->is_number_integer() ? n->get<uint64_t>() : 0;
 }
 
+double get_double(const nlohmann::json& j, std::initializer_list<const char*> path) {
+  const nlohmann::json* n = &j;
+  for (const char* k : path) {
+    if (!n->is_object() || !n->contains(k)) return 0;
+    n = &(*n)[k];
+  }
+  if (n->is_object() && n->contains("value")) n = &(*n)["value"];
+  return n->is_number() ? n->get<double>() : 0;
+}
+
 void print_summary(const std::string& program, int status_code, bool signaled,
                    const nlohmann::json& j) {
   std::string out;
@@ -252,8 +262,23 @@ void print_summary(const std::string& program, int status_code, bool signaled,
     out += fmt::format("  cycles           {} (gpu_tot_sim_cycle), IPC {:.2f} thread-inst/cycle\n",
                        group(cycles), cycles ? static_cast<double>(insn) / cycles : 0.0);
   }
-  out += fmt::format("  simulated time   {:.3f} ms{}\n", w.value("simulated_gpu_ns", 0.0) / 1e6,
-                     timing ? "" : " (functional-mode estimate)");
+  const double sim_ns = w.value("simulated_gpu_ns", 0.0);
+  if (timing && get_u64(j, {"L2_total_cache_accesses"}) != 0) {
+    // The memory system over the whole run (GPGPU-Sim's names in brackets).
+    out += fmt::format("  caches           L1D miss rate {:.1f}% (L1D_total_cache_miss_rate), L2 miss rate "
+                       "{:.1f}% (L2_total_cache_miss_rate)\n",
+                       100 * get_double(j, {"L1D_total_cache_miss_rate"}),
+                       100 * get_double(j, {"L2_total_cache_miss_rate"}));
+    const uint64_t rd = get_u64(j, {"timing", "dram", "read_bytes"});
+    const uint64_t wr = get_u64(j, {"timing", "dram", "write_bytes"});
+    const uint64_t hits = get_u64(j, {"timing", "dram", "row_buffer_hits"});
+    const uint64_t misses = get_u64(j, {"timing", "dram", "row_buffer_misses"});
+    const uint64_t cycles = get_u64(j, {"gpu_tot_sim_cycle"});
+    out += fmt::format("  DRAM             {} read, {} written ({:.1f} B per core cycle); row-buffer hits {:.1f}%\n",
+                       bytes_text(rd), bytes_text(wr), cycles ? double(rd + wr) / cycles : 0.0,
+                       hits + misses ? 100.0 * hits / (hits + misses) : 0.0);
+  }
+  out += fmt::format("  simulated time   {:.3f} ms{}\n", sim_ns / 1e6, timing ? "" : " (functional-mode estimate)");
   out += fmt::format("  host time        {:.2f} s, {:.2f} s simulating kernels ({:.1f} M thread-inst/s)\n",
                      w.value("wall_seconds", 0.0), sim, sim > 0 ? insn / sim / 1e6 : 0.0);
   // The busiest kernels.

@@ -328,6 +328,7 @@ TEST(Microbenchmark, ManyWarpsIssueOnePerSchedulerPerCycle) {
 // including ones added later.
 static_assert(std::has_unique_object_representations_v<SmStats>);
 static_assert(std::has_unique_object_representations_v<CacheCounters>);
+static_assert(std::has_unique_object_representations_v<MemoryTotals>);
 void expect_same(const LaunchTiming& a, const LaunchTiming& b) {
   EXPECT_EQ(a.cycles, b.cycles);
   EXPECT_EQ(a.ctas, b.ctas);
@@ -347,6 +348,10 @@ void expect_same(const LaunchTiming& a, const LaunchTiming& b) {
   EXPECT_EQ(std::memcmp(&a.l1d, &b.l1d, sizeof(CacheCounters)), 0) << "L1D counters differ";
   EXPECT_EQ(std::memcmp(&a.l1i, &b.l1i, sizeof(CacheCounters)), 0) << "L1I counters differ";
   EXPECT_EQ(std::memcmp(&a.constant, &b.constant, sizeof(CacheCounters)), 0) << "constant counters differ";
+  // Below L1: L2, DRAM, network, cluster ports.
+  EXPECT_EQ(a.memory.dram.reads, b.memory.dram.reads);
+  EXPECT_EQ(a.memory.request_latency_ps, b.memory.request_latency_ps);
+  EXPECT_EQ(std::memcmp(&a.memory, &b.memory, sizeof(MemoryTotals)), 0) << "memory-system totals differ";
 }
 
 constexpr const char* kVectorAdd = R"(
@@ -398,6 +403,11 @@ TEST(Microbenchmark, TwoInstancesGiveIdenticalStatistics) {
   EXPECT_GT(first.l1i.read_misses, 0u);
   EXPECT_GT(first.sm.memory_requests, 0u);
   EXPECT_EQ(first.cta_trace.size(), 64u);
+  // ... and through the memory system (the default model).
+  EXPECT_GT(first.memory.dram.reads, 0u);
+  EXPECT_GT(first.memory.l2.read_misses, 0u);
+  EXPECT_GT(first.memory.net[0].packets_injected, 0u);
+  EXPECT_GT(first.memory.net[1].flits_ejected, 0u);
   expect_same(first, second);
 }
 
