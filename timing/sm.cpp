@@ -57,6 +57,7 @@ Sm::Sm(uint32_t id, const TimingConfig& config, uint32_t max_warps, LowerMemory&
   lanes_.reserve(256);
   requests_.reserve(64);
   ldst_queue_.reserve(256);
+  ldst_waiters_.reserve(max_warps);
 }
 
 void Sm::begin_kernel(functional::LaunchContext& ctx, const KernelShape& shape,
@@ -147,7 +148,9 @@ void Sm::account_skipped(uint64_t cycles) {
 }
 
 uint64_t Sm::next_event(uint64_t now) const {
-  if (ldst_head_ < ldst_queue_.size() || outbox_head_ < outbox_.size()) return now + 1;
+  if (outbox_head_ < outbox_.size()) return now + 1;
+  // A refused head waits for a reply (the memory's next event).
+  if (ldst_head_ < ldst_queue_.size() && !ldst_blocked_) return now + 1;
   uint64_t next = UINT64_MAX;
   if (!completions_.empty()) next = std::max(now + 1, completions_.top().ready);
   auto later = [&](uint64_t t) {
@@ -157,7 +160,7 @@ uint64_t Sm::next_event(uint64_t now) const {
   const uint32_t slots = shape_.ctas_per_sm * shape_.warps_per_cta;
   for (uint32_t i = 0; i < slots; ++i) {
     const WarpSlot& w = warps_[i];
-    if (w.warp == nullptr || w.warp->done() || w.ready_at == kPending) continue;
+    if (w.warp == nullptr || w.warp->done() || w.ready_at == kPending || w.ready_at == kLdstWait) continue;
     // A warp that could issue but was not considered (outside a two-level
     // active pool) is considered again next cycle.
     if (w.ready_at <= now) return now + 1;
@@ -293,8 +296,15 @@ IssueSlot Sm::can_issue(WarpSlot& w, const DecodedInst& inst, uint64_t now) {
     return IssueSlot::Barrier;
   }
   if (unit == UnitClass::Ldst) {
-    if (ldst_head_ < ldst_queue_.size() || ldst_free_ > now) {
-      w.ready_at = std::max(now + 1, ldst_free_);
+    if (ldst_head_ < ldst_queue_.size()) {
+      // Until the unit finishes its instruction (ldst_step wakes it then,
+      // the cycle it would have found the unit free by looking).
+      w.ready_at = kLdstWait;
+      ldst_waiters_.push_back(static_cast<uint32_t>(&w - warps_.data()));
+      return IssueSlot::MemoryStall;
+    }
+    if (ldst_free_ > now) {
+      w.ready_at = ldst_free_;
       return IssueSlot::MemoryStall;
     }
     return IssueSlot::Issued;

@@ -109,6 +109,9 @@ class Sm {
 
  private:
   static constexpr uint64_t kPending = UINT64_MAX;  // ready when a memory operation completes
+  // Ready when the LD/ST unit has finished its current instruction (the
+  // warp's next instruction is a memory one): ldst_step wakes it.
+  static constexpr uint64_t kLdstWait = UINT64_MAX - 1;
   static constexpr uint32_t kNoPc = UINT32_MAX;
 
   struct ScoreEntry {
@@ -222,6 +225,11 @@ class Sm {
   std::vector<LoadOp> loads_;
   std::vector<uint32_t> free_loads_;
   std::vector<LdstRequest> ldst_queue_;  // the current memory instruction's requests
+  std::vector<uint32_t> ldst_waiters_;   // warp slots at kLdstWait
+  // The head request was refused by its cache (no MSHR, line or miss-queue
+  // place): only a reply or a sent miss can change that, so the SM need not
+  // retry every cycle to be on time (it still retries when ticked).
+  bool ldst_blocked_ = false;
   size_t ldst_head_ = 0;
   struct Outgoing {
     MemRequest request;

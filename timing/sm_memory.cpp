@@ -184,7 +184,8 @@ bool Sm::ldst_step(uint64_t now) {
       const ReadResult r = cache.read(q.line, q.sectors, q.op);
       if (r.outcome == ReadOutcome::ReservationFail) {
         ++stats_.ldst_reservation_stall_cycles;
-        return false;  // retried next cycle; the LD/ST unit stays busy
+        ldst_blocked_ = true;
+        return false;  // retried when the SM next runs; the LD/ST unit stays busy
       }
       if (r.outcome == ReadOutcome::Hit) completions_.push({now + cache.config().hit_latency, q.op});
       if (r.outcome != ReadOutcome::Hit && q.path == Path::Constant) ++stats_.constant_misses;
@@ -214,9 +215,13 @@ bool Sm::ldst_step(uint64_t now) {
       send_below(MemKind::Atomic, q.line, q.sectors, q.bytes, q.op | kDirect, now, false);
       break;
   }
+  ldst_blocked_ = false;
   if (++ldst_head_ == ldst_queue_.size()) {
     ldst_queue_.clear();
     ldst_head_ = 0;
+    for (uint32_t ws : ldst_waiters_)
+      if (warps_[ws].ready_at == kLdstWait) warps_[ws].ready_at = now;
+    ldst_waiters_.clear();
   }
   return true;
 }
@@ -242,6 +247,7 @@ bool Sm::drain_outbox(uint64_t now) {
     outbox_.clear();
     outbox_head_ = 0;
   }
+  if (sent) ldst_blocked_ = false;  // a miss-queue place may have freed
   return sent;
 }
 
@@ -250,6 +256,7 @@ bool Sm::receive_replies(uint64_t now) {
   MemRequest r;
   while (memory_.receive(id_, now, r)) {
     any = true;
+    ldst_blocked_ = false;  // a fill frees MSHRs and lines
     --in_flight_;
     filled_.clear();
     switch (r.kind) {
