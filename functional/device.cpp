@@ -147,21 +147,35 @@ LaunchResult Device::launch(const Program& program, const KernelInfo& kernel,
   ctx.params = std::move(params);
   ctx.clock = clock_base_;
   ctx.heap = &heap_;
+  ctx.printf_fifo = &printf_fifo_;
+  // A launch from the host starts with the FIFO read (a CUDA flush point);
+  // device-side launches (dynamic parallelism) do not flush it.
+  if (config.depth == 0) (void)printf_fifo_.drain();
   ctx.textures = &textures_;
   ctx.num_sms = sm_count_;
   // The heap is made before the first kernel that needs it runs (device-side
-  // allocation must not happen while executor threads translate addresses).
-  if (!heap_.created())
-    for (const CallSite& site : program.call_sites)
-      if (site.builtin == Builtin::Malloc || site.builtin == Builtin::Free) {
-        (void)heap_.create(*memory_);  // on failure malloc returns NULL, as CUDA's does
-        break;
-      }
+  // allocation must not happen while executor threads translate addresses);
+  // its size, and the printf FIFO's, are fixed from then on, as in CUDA.
+  for (const CallSite& site : program.call_sites) {
+    if ((site.builtin == Builtin::Malloc || site.builtin == Builtin::Free ||
+         uses_device_heap(site)) && !heap_.created())
+      (void)heap_.create(*memory_);  // on failure malloc returns NULL, as CUDA's does
+    if (site.builtin == Builtin::Vprintf) printf_fifo_.fix_capacity();
+  }
   ctx.print = [this](const std::string& s) {
     if (keep_printed_) printed_ += s;
     if (on_print) on_print(s);
   };
+  // Dynamic parallelism: the grid's device-runtime calls are recorded, and
+  // the work they launched is handed to the caller (device_launch.h).
+  std::unique_ptr<GridDeviceRuntime> device_runtime;
+  if (uses_device_runtime(program)) {
+    (void)device_runtime_.prepare(*memory_);  // without slots every launch reports the limit
+    device_runtime = std::make_unique<GridDeviceRuntime>(device_runtime_, program, ctx.config);
+    ctx.device_runtime = device_runtime.get();
+  }
   GridOutcome out = grid_runner_ ? grid_runner_(ctx, options_, cluster) : run_grid(ctx, options_, cluster);
+  if (device_runtime) result.device_work = device_runtime->finish();
   clock_base_ += out.cycles != 0 ? out.cycles : out.warp_instructions;
   result.ctas = out.ctas;
   result.warp_instructions = out.warp_instructions;

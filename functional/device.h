@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/diagnostics.h"
+#include "functional/device_launch.h"
 #include "functional/device_memory.h"
 #include "functional/grid.h"
 #include "functional/launch.h"
@@ -54,6 +55,9 @@ struct LaunchResult {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   uint64_t cycles = 0;  // timing mode: core cycles the grid took (0 in functional mode)
+  // Dynamic parallelism: the work the grid launched on the device (child
+  // grids, copies), in issue order; the caller runs it (device_launch.h).
+  std::vector<DeviceWork> device_work;
   bool ok() const { return error == LaunchError::None; }
 };
 
@@ -97,6 +101,13 @@ class Device {
 
   // The heap of device-side malloc/free (cudaLimitMallocHeapSize).
   DeviceHeap& heap() { return heap_; }
+  // Device printf's FIFO (cudaLimitPrintfFifoSize): the host drains it at
+  // each synchronisation.
+  PrintfFifo& printf_fifo() { return printf_fifo_; }
+
+  // Dynamic parallelism: limits, launch slots and parameter buffers of the
+  // device runtime (device_launch.h).
+  DeviceRuntime& device_runtime() { return device_runtime_; }
 
   // CUDA arrays, texture objects and surface objects (functional/texture.h):
   // handles for cudaArray_t / cudaTextureObject_t / cudaSurfaceObject_t.
@@ -139,6 +150,8 @@ class Device {
   bool keep_printed_ = true;
   ExecutorOptions options_;
   DeviceHeap heap_;
+  PrintfFifo printf_fifo_;
+  DeviceRuntime device_runtime_;
   TextureTable textures_;
 };
 

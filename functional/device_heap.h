@@ -1,13 +1,17 @@
 #pragma once
 // DeviceHeap: the heap behind device-side malloc/free (the extern functions
-// nvcc emits for them). One DeviceMemory allocation of `capacity` bytes
-// (cudaLimitMallocHeapSize, 8 MiB by default) is made the first time a
-// kernel that calls malloc or free is launched; blocks are carved from it
-// first-fit, 16-byte aligned, and coalesced when freed. malloc returns 0 when
-// no block fits, as CUDA's does. Safe to call from several executor threads.
+// nvcc emits for them, also for new/delete). One DeviceMemory allocation of
+// `capacity` bytes (cudaLimitMallocHeapSize, 8 MiB by default) is made the
+// first time a kernel that calls malloc or free is launched; from then on the
+// size is fixed, as CUDA fixes it. Blocks are carved from it first-fit,
+// 16-byte aligned (CUDA guarantees 16), and coalesced when freed; they live
+// until freed or the device is reset, across launches. malloc returns 0 when
+// no block fits, as CUDA's does; malloc(0) returns a distinct minimal block.
+// Safe to call from several executor threads.
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "functional/device_memory.h"
 
@@ -18,27 +22,35 @@ class DeviceHeap {
   static constexpr uint64_t kDefaultCapacity = 8ull << 20;
   static constexpr uint64_t kAlignment = 16;
 
-  // Sets the heap size; false once the heap exists (CUDA then refuses too).
+  // Sets the heap size; false once a kernel that uses the heap was launched
+  // (create() was called), when CUDA refuses too.
   bool set_capacity(uint64_t bytes);
-  uint64_t capacity() const { return capacity_; }
-  bool created() const { return base_ != 0; }
+  uint64_t capacity() const;
+  bool created() const;
 
-  // Creates the backing allocation (not thread-safe: called before a launch).
+  // Makes the backing allocation and fixes the size (called before a launch
+  // whose program calls malloc or free). If the allocation fails, every
+  // malloc returns 0.
   Fault create(DeviceMemory& memory);
 
   // Device malloc: the address of a block of at least `bytes`, or 0.
   uint64_t malloc(uint64_t bytes);
   // Device free: false when `addr` is not a live block (free(0) is fine).
   bool free(uint64_t addr);
+  // Why free(addr) failed, as a fault whose `nearest` is the block involved
+  // (freed already, or containing addr) or else the heap itself.
+  Fault invalid_free(uint64_t addr) const;
 
   uint64_t bytes_in_use() const;
 
  private:
   mutable std::mutex mu_;
   uint64_t capacity_ = kDefaultCapacity;
-  uint64_t base_ = 0;
-  std::map<uint64_t, uint64_t> free_;  // start -> size, coalesced
-  std::map<uint64_t, uint64_t> used_;  // start -> size
+  bool created_ = false;
+  uint64_t base_ = 0;                   // 0 when the allocation failed
+  std::map<uint64_t, uint64_t> free_;   // start -> size, coalesced
+  std::map<uint64_t, uint64_t> used_;   // start -> size
+  std::map<uint64_t, uint64_t> freed_;  // blocks freed and not reused: start -> size
 };
 
 }  // namespace warpsim::functional

@@ -1,3 +1,5 @@
+// Device printf: formatting a vprintf call on the host, and the printf FIFO's
+// space accounting (see device_printf.h).
 #include "functional/device_printf.h"
 
 #include <fmt/format.h>
@@ -69,6 +71,8 @@ class ArgCursor {
   ArgCursor(const DeviceReader& read, uint64_t base) : read_(read), base_(base) {}
 
   int used() const { return used_; }
+  // Bytes of the argument buffer up to the end of the last argument used.
+  uint64_t bytes() const { return offset_; }
 
   // Aligns, reads `size` bytes and advances even on failure, so that later
   // arguments keep their offsets. Returns false (fault set) if unreadable.
@@ -201,6 +205,8 @@ class Formatter {
       : read_(read), args_(read, args_address) {}
 
   PrintfResult run(uint64_t format_address) {
+    // Without a usable format nothing reaches the FIFO and printf returns -1.
+    result_.returned = -1;
     if (format_address == 0) {
       fail("null format string");
       return std::move(result_);
@@ -230,6 +236,9 @@ class Formatter {
       }
       pos = spec.end;
     }
+    result_.returned = args_.used();
+    result_.record_bytes =
+        round_up8(kPrintfRecordHeaderBytes) + round_up8(args_.bytes()) + string_bytes_;
     return std::move(result_);
   }
 
@@ -355,14 +364,18 @@ class Formatter {
       fail(fmt::format("%s argument 0x{:x} has no NUL within {} bytes; truncated", pointer,
                        kMaxPrintfStringBytes));
     }
+    string_bytes_ += round_up8(str.text.size() + 1);  // the FIFO holds a copy and its NUL
     append_formatted(result_.text, s, str.text.c_str());
   }
+
+  static uint64_t round_up8(uint64_t n) { return (n + 7) / 8 * 8; }
 
   const DeviceReader& read_;
   ArgCursor args_;
   PrintfResult result_;
   int errors_ = 0;
   bool exhausted_ = false;
+  uint64_t string_bytes_ = 0;  // %s strings copied into the FIFO record
 };
 
 }  // namespace
@@ -370,6 +383,48 @@ class Formatter {
 PrintfResult format_device_printf(uint64_t format_address, uint64_t args_address,
                                   const DeviceReader& read) {
   return Formatter(args_address, read).run(format_address);
+}
+
+// ---- PrintfFifo -----------------------------------------------------------------------
+
+bool PrintfFifo::set_capacity(uint64_t bytes) {
+  std::lock_guard lock(mu_);
+  if (fixed_) return false;
+  capacity_ = bytes;
+  return true;
+}
+
+uint64_t PrintfFifo::capacity() const {
+  std::lock_guard lock(mu_);
+  return capacity_;
+}
+
+void PrintfFifo::fix_capacity() {
+  std::lock_guard lock(mu_);
+  fixed_ = true;
+}
+
+bool PrintfFifo::capacity_fixed() const {
+  std::lock_guard lock(mu_);
+  return fixed_;
+}
+
+bool PrintfFifo::reserve(uint64_t bytes) {
+  std::lock_guard lock(mu_);
+  if (used_ > capacity_ || bytes > capacity_ - used_) {
+    ++dropped_;
+    return false;
+  }
+  used_ += bytes;
+  return true;
+}
+
+uint64_t PrintfFifo::drain() {
+  std::lock_guard lock(mu_);
+  const uint64_t dropped = dropped_;
+  used_ = 0;
+  dropped_ = 0;
+  return dropped;
 }
 
 }  // namespace warpsim::functional

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "functional/cta.h"
+#include "functional/device_launch.h"
 #include "functional/device_printf.h"
 #include "functional/exec.h"
 
@@ -134,29 +135,69 @@ std::string read_device_string(Warp& w, uint32_t lane, uint64_t addr) {
   return s;
 }
 
-// __assertfail(message, file, line, function, charSize): every failing thread
-// prints CUDA's line, then the launch stops with cudaErrorAssert.
+// __assertfail(message, file, line, function, charSize): each failing thread
+// of the warp gets CUDA's line,
+//   file.cu:12: void kern(int *): block: [0,0,0], thread: [3,0,0] Assertion `x > 0` failed.
+// and the launch stops with cudaErrorAssert. A GPU prints these lines on
+// stderr; here they travel in the fault's detail, one per line after a
+// heading, so that the runtime's report on stderr carries them verbatim (and
+// only the reported fault's, which keeps runs deterministic).
 void exec_assertfail(Warp& w, const CallSite& site, LaneMask active) {
   if (!active || site.args.size() < 4) return;
   const Dim3& b = w.launch().config.block;
   const Dim3 cta = w.cta().ctaid();
-  std::string first;
+  std::string lines;
   for_each_lane(active, [&](uint32_t l) {
     const std::string msg = read_device_string(w, l, frame_u64(w, l, site.args[0]));
     const std::string file = read_device_string(w, l, frame_u64(w, l, site.args[1]));
     const uint32_t line = static_cast<uint32_t>(frame_u64(w, l, site.args[2]));
     const std::string func = read_device_string(w, l, frame_u64(w, l, site.args[3]));
     const uint32_t t = w.warp_in_cta() * kWarpSize + l;
-    std::string text = fmt::format(
-        "{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.\n", file, line,
+    lines += fmt::format(
+        "\n{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.", file, line,
         func, cta.x, cta.y, cta.z, t % b.x, t / b.x % b.y, t / (b.x * b.y), msg);
-    if (first.empty()) first = fmt::format("assertion `{}` failed ({}:{})", msg, file, line);
-    w.cta().print(text);
   });
+  const int threads = std::popcount(active);
   Fault f;
   f.kind = FaultKind::AssertFailed;
-  f.detail = first;
+  f.detail = fmt::format("device assert() failed in {} thread{}:{}", threads,
+                         threads == 1 ? "" : "s", lines);
   w.raise(f, static_cast<uint32_t>(std::countr_zero(active)));
+}
+
+// vprintf(format, args) of one lane: the record goes into the printf FIFO
+// if it fits (else the call is dropped, as on a GPU) and printf returns the
+// number of arguments it parsed.
+int exec_vprintf_lane(Warp& w, uint32_t lane, const CallSite& site) {
+  const uint64_t fmt_addr = site.args.size() > 0 ? frame_u64(w, lane, site.args[0]) : 0;
+  const uint64_t args_addr = site.args.size() > 1 ? frame_u64(w, lane, site.args[1]) : 0;
+  // A failed read inside the formatter is not a kernel fault: the formatter
+  // reports it in its output, like the CUDA runtime does.
+  DeviceReader reader = [&](uint64_t a, void* d, size_t n) {
+    return read_generic(w, lane, a, d, n);
+  };
+  PrintfResult r = format_device_printf(fmt_addr, args_addr, reader);
+  if (r.returned < 0) return r.returned;  // no format: nothing is recorded
+  PrintfFifo* fifo = w.launch().printf_fifo;
+  if (fifo && !fifo->reserve(r.record_bytes)) return kPrintfDroppedResult;
+  w.cta().print(r.text);
+  return r.returned;
+}
+
+// free(p) of one lane; a pointer that is not a live heap block stops the kernel.
+void exec_free_lane(Warp& w, uint32_t lane, const CallSite& site) {
+  const uint64_t p = site.args.empty() ? 0 : frame_u64(w, lane, site.args[0]);
+  DeviceHeap* heap = w.launch().heap;
+  if (p == 0 || (heap && heap->free(p))) return;
+  Fault f;
+  if (heap) {
+    f = heap->invalid_free(p);
+  } else {
+    f.kind = FaultKind::InvalidFree;
+    f.address = p;
+    f.detail = "device free() without a device malloc heap";
+  }
+  w.raise(f, lane);
 }
 
 void exec_builtin(Warp& w, const DecodedInst& inst, const CallSite& site, LaneMask active) {
@@ -164,16 +205,9 @@ void exec_builtin(Warp& w, const DecodedInst& inst, const CallSite& site, LaneMa
   switch (site.builtin) {
     case Builtin::Vprintf:
       for_each_lane(active, [&](uint32_t l) {
-        uint64_t fmt_addr = site.args.size() > 0 ? frame_u64(w, l, site.args[0]) : 0;
-        uint64_t args_addr = site.args.size() > 1 ? frame_u64(w, l, site.args[1]) : 0;
-        // A failed read inside the formatter is not a kernel fault: the
-        // formatter reports it in its output, like the CUDA runtime does.
-        DeviceReader reader = [&](uint64_t a, void* d, size_t n) {
-          return read_generic(w, l, a, d, n);
-        };
-        PrintfResult r = format_device_printf(fmt_addr, args_addr, reader);
-        w.cta().print(r.text);
-        if (!site.rets.empty()) frame_store(w, l, site.rets[0], r.ok ? r.text.size() : uint64_t(-1), 4);
+        const int returned = exec_vprintf_lane(w, l, site);
+        if (!site.rets.empty())
+          frame_store(w, l, site.rets[0], static_cast<uint32_t>(returned), 4);
       });
       break;
     case Builtin::Malloc:
@@ -186,19 +220,17 @@ void exec_builtin(Warp& w, const DecodedInst& inst, const CallSite& site, LaneMa
       break;
     case Builtin::Free:
       for_each_lane(active, [&](uint32_t l) {
-        if (w.faulted()) return;
-        const uint64_t p = site.args.empty() ? 0 : frame_u64(w, l, site.args[0]);
-        if (w.launch().heap && w.launch().heap->free(p)) return;
-        Fault f;
-        f.kind = FaultKind::InvalidFree;
-        f.address = p;
-        f.detail = fmt::format("device free() of 0x{:x}, which is not a block from device malloc "
-                               "(or was already freed)", p);
-        w.raise(f, l);
+        if (!w.faulted()) exec_free_lane(w, l, site);
       });
       break;
     case Builtin::AssertFail:
       exec_assertfail(w, site, active);
+      break;
+    case Builtin::DeviceRuntime:  // dynamic parallelism (device_launch.h)
+      exec_device_runtime(w, site, active);
+      break;
+    case Builtin::Unprovided:
+      exec_unprovided_extern(w, site, active);
       break;
     case Builtin::None: break;
   }

@@ -8,11 +8,13 @@
 
 #include "functional/device_heap.h"
 #include "functional/device_memory.h"
+#include "functional/device_printf.h"
 #include "functional/program.h"
 
 namespace warpsim::functional {
 
 class TextureTable;
+class GridDeviceRuntime;
 
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
@@ -36,6 +38,9 @@ struct LaunchConfig {
   // workspace address of a cooperative launch in %envreg2 (low 32 bits) and
   // %envreg1 (high 32 bits): nvcc's grid.sync() rebuilds it that way).
   std::array<uint32_t, 32> envreg{};
+  // Dynamic parallelism: how deep this grid is nested (0: launched by the
+  // host; a grid's children are one deeper).
+  uint32_t depth = 0;
 };
 
 // Everything a warp can reach that is the same for the whole launch.
@@ -55,7 +60,11 @@ struct LaunchContext {
   bool buffer_output = false;               // printf kept per CTA, emitted in CTA order
   bool concurrent = false;                  // CTAs run on several host threads
   DeviceHeap* heap = nullptr;               // device malloc/free
+  PrintfFifo* printf_fifo = nullptr;        // device printf's FIFO (null: unbounded)
   const TextureTable* textures = nullptr;   // texture/surface objects (tex, suld, sust...)
+  // Device-runtime calls of this grid (dynamic parallelism: child launches,
+  // device streams...); null when the program makes none.
+  GridDeviceRuntime* device_runtime = nullptr;
 };
 
 }  // namespace warpsim::functional

@@ -1,6 +1,8 @@
 // Lowering, pass 2: decoding each PTX instruction into a DecodedInst.
 #include "functional/lowering.h"
 
+#include "functional/device_launch.h"
+
 namespace warpsim::functional::detail {
 
 namespace {
@@ -400,8 +402,14 @@ bool Lowering::decode_call(uint32_t fn, const ptx::Instruction& inst, DecodedIns
     const ptx::Function& callee = module_.functions[target.sym.index];
     site.callee = index_[target.sym.index];
     if (site.callee == kNoSlot) {
+      site.extern_function = target.sym.index;
       site.builtin = builtin_named(callee.name);
-      if (site.builtin == Builtin::None) return false;  // an extern nobody provides
+      if (site.builtin == Builtin::None) {
+        // The CUDA device runtime (dynamic parallelism), else an extern
+        // nobody provides: that call faults when executed, naming it.
+        site.device_call = static_cast<uint8_t>(device_call_named(callee.name));
+        site.builtin = site.device_call != 0 ? Builtin::DeviceRuntime : Builtin::Unprovided;
+      }
     }
   } else if (target.kind == OperandKind::Register) {
     auto p = decode_value(fn, target, ScalarType::U64);

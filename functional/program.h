@@ -128,7 +128,11 @@ struct FunctionInfo {
 // A call instruction's operands (variable length, so kept beside the code):
 // DecodedInst::target indexes Program::call_sites.
 // Functions nvcc declares `.extern` that the simulator provides itself.
-enum class Builtin : uint8_t { None, Vprintf, Malloc, Free, AssertFail };
+enum class Builtin : uint8_t {
+  None, Vprintf, Malloc, Free, AssertFail,
+  DeviceRuntime,  // a CUDA device-runtime function (dynamic parallelism): CallSite::device_call
+  Unprovided,     // an extern nobody provides: calling it faults, naming it
+};
 
 struct CallSite {
   Builtin builtin = Builtin::None;
@@ -138,6 +142,10 @@ struct CallSite {
   std::vector<uint32_t> arg_sizes;
   std::vector<Operand> rets;  // caller-side return locations
   std::vector<uint32_t> ret_sizes;
+  // Extern callees (builtins): which device-runtime function
+  // (functional::DeviceCall, device_launch.h) and the ptx::Module function.
+  uint8_t device_call = 0;
+  uint32_t extern_function = kNoSlot;
 };
 
 // A kernel: entry function plus its launch-time layout.

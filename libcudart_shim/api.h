@@ -42,6 +42,9 @@ cudaError_t entry(Needs needs, F&& body) {
 // are not modelled yet): one line on stderr, cudaErrorNotSupported.
 cudaError_t unsupported(const char* function);
 
+// cudaMemcpy3DParms as a Copy3D (api_memory.cpp); err receives the result.
+Copy3D from_parms(const cudaMemcpy3DParms& p, Runtime& r, Error& err);
+
 inline functional::Dim3 to_dim3(const dim3& d) { return {d.x, d.y, d.z}; }
 
 }  // namespace warpsim::cudart::api

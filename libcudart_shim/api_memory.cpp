@@ -106,6 +106,10 @@ cudaError_t copy_linear_array(cudaArray_const_t array, size_t w, size_t h, void*
   });
 }
 
+}  // namespace
+
+namespace warpsim::cudart::api {
+
 // cudaMemcpy3DParms: positions and extents are in array elements when an
 // array takes part (bytes otherwise).
 Copy3D from_parms(const cudaMemcpy3DParms& p, Runtime& r, Error& err) {
@@ -146,6 +150,12 @@ Copy3D from_parms(const cudaMemcpy3DParms& p, Runtime& r, Error& err) {
   err = Error::Success;
   return c;
 }
+
+}  // namespace warpsim::cudart::api
+
+namespace {
+
+using warpsim::cudart::api::from_parms;
 
 cudaError_t copy_3d_parms(const cudaMemcpy3DParms* p, cudaStream_t stream, bool async, bool pt) {
   return entry(kContext, [&](Runtime& r) {
@@ -300,33 +310,6 @@ cudaError_t cudaMalloc3D(cudaPitchedPtr* pitched, cudaExtent extent) {
     if (e != Error::Success) return e;
     *pitched = cudaPitchedPtr{ptr, pitch, extent.width, extent.height};
     return Error::Success;
-  });
-}
-
-cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t stream) {
-  return entry(kContext, [&](Runtime& r) {
-    if (r.stream(stream, false) == nullptr) return Error::InvalidResourceHandle;
-    if (ptr == nullptr) return Error::InvalidValue;
-    return r.malloc_device(ptr, size);
-  });
-}
-cudaError_t cudaMallocAsync_ptsz(void** ptr, size_t size, cudaStream_t stream) {
-  return entry(kContext, [&](Runtime& r) {
-    if (r.stream(stream, true) == nullptr) return Error::InvalidResourceHandle;
-    if (ptr == nullptr) return Error::InvalidValue;
-    return r.malloc_device(ptr, size);
-  });
-}
-cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
-  return entry(kContext, [&](Runtime& r) {
-    if (r.stream(stream, false) == nullptr) return Error::InvalidResourceHandle;
-    return r.free_device(ptr, false);
-  });
-}
-cudaError_t cudaFreeAsync_ptsz(void* ptr, cudaStream_t stream) {
-  return entry(kContext, [&](Runtime& r) {
-    if (r.stream(stream, true) == nullptr) return Error::InvalidResourceHandle;
-    return r.free_device(ptr, false);
   });
 }
 

@@ -1,8 +1,9 @@
-// Entry points: streams, events, host callbacks, and the stream-capture
-// queries (a stream is never capturing: capture itself is not modelled yet).
+// Entry points: streams, events, host callbacks, and stream capture
+// (capture.h; the graphs it builds are api_graph.cpp's).
 #include <algorithm>
 
 #include "libcudart_shim/api.h"
+#include "libcudart_shim/cuda_abi_graph.h"
 
 using namespace warpsim::cudart;
 using warpsim::cudart::api::entry;
@@ -31,18 +32,22 @@ cudaError_t stream_sync(cudaStream_t stream, bool pt) {
 cudaError_t stream_query(cudaStream_t stream, bool pt) {
   // Work runs when it is submitted, so every stream is idle when asked.
   return entry(kContext, [&](Runtime& r) {
-    return r.stream(stream, pt) ? Error::Success : Error::InvalidResourceHandle;
+    Stream* s = r.stream(stream, pt);
+    if (s == nullptr) return Error::InvalidResourceHandle;
+    if (s->capture != nullptr) {
+      s->capture->invalidated = true;
+      return Error::StreamCaptureUnsupported;
+    }
+    return Error::Success;
   });
 }
 
 cudaError_t stream_wait_event(cudaStream_t stream, cudaEvent_t event, unsigned flags, bool pt) {
   return entry(kContext, [&](Runtime& r) {
-    if ((flags & ~1u) != 0) return Error::InvalidValue;  // cudaEventWaitExternal
     Stream* s = r.stream(stream, pt);
     Event* e = r.streams().event(event);
     if (s == nullptr || e == nullptr) return Error::InvalidResourceHandle;
-    r.streams().wait(*s, *e);
-    return Error::Success;
+    return r.wait_event(*s, *e, flags);
   });
 }
 
@@ -83,37 +88,100 @@ cudaError_t with_stream(cudaStream_t stream, bool pt, F&& f) {
 
 cudaError_t event_record(cudaEvent_t event, cudaStream_t stream, unsigned flags, bool pt) {
   return entry(kContext, [&](Runtime& r) {
-    if ((flags & ~1u) != 0) return Error::InvalidValue;  // cudaEventRecordExternal
     Event* e = r.streams().event(event);
     Stream* s = r.stream(stream, pt);
     if (e == nullptr || s == nullptr) return Error::InvalidResourceHandle;
-    r.streams().record(*e, *s);
-    return Error::Success;
+    return r.record_event(*e, *s, flags);
   });
+}
+
+Error r_status(const Stream& s, cudaStreamCaptureStatus* status) {
+  if (s.capture == nullptr)
+    *status = cudaStreamCaptureStatusNone;
+  else if (s.capture->invalidated)
+    *status = cudaStreamCaptureStatusInvalidated;
+  else
+    *status = cudaStreamCaptureStatusActive;
+  return Error::Success;
 }
 
 cudaError_t is_capturing(cudaStream_t stream, cudaStreamCaptureStatus* status, bool pt) {
-  return with_stream(stream, pt, [&](Runtime&, Stream&) {
+  return with_stream(stream, pt, [&](Runtime&, Stream& s) {
     if (status == nullptr) return Error::InvalidValue;
-    *status = cudaStreamCaptureStatusNone;
+    return r_status(s, status);
+  });
+}
+
+// The capture-information queries of every major. The dependency array
+// stays valid until the stream's capture changes, as CUDA documents; edge
+// data is all zero (default edges) and shared.
+cudaError_t capture_info(cudaStream_t stream, cudaStreamCaptureStatus* status,
+                         unsigned long long* id, void** graph, const void** deps,
+                         const void** edges, size_t* count, bool pt) {
+  return with_stream(stream, pt, [&](Runtime&, Stream& s) {
+    if (status == nullptr) return Error::InvalidValue;
+    if (Error e = r_status(s, status); e != Error::Success) return e;
+    static const unsigned char kDefaultEdges[64 * 8] = {};  // 64 default cudaGraphEdgeData
+    const bool active = s.capture != nullptr;
+    if (id) *id = active ? s.capture->id : 0;
+    if (graph) *graph = active ? s.capture->graph : nullptr;
+    if (deps) *deps = active && !s.capture_deps.empty() ? s.capture_deps.data() : nullptr;
+    if (edges) {
+      if (active && s.capture_deps.size() > 64) return Error::NotSupported;
+      *edges = active && !s.capture_deps.empty() ? kDefaultEdges : nullptr;
+    }
+    if (count) *count = active ? s.capture_deps.size() : 0;
     return Error::Success;
   });
 }
 
-// The capture-information queries of every major: not capturing, so only
-// the status is meaningful; the other outputs are cleared.
-cudaError_t capture_info(cudaStream_t stream, cudaStreamCaptureStatus* status,
-                         unsigned long long* id, void** graph, const void** deps,
-                         const void** edges, size_t* count, bool pt) {
-  return with_stream(stream, pt, [&](Runtime&, Stream&) {
-    if (status == nullptr) return Error::InvalidValue;
-    *status = cudaStreamCaptureStatusNone;
-    if (id) *id = 0;
-    if (graph) *graph = nullptr;
-    if (deps) *deps = nullptr;
-    if (edges) *edges = nullptr;
-    if (count) *count = 0;
-    return Error::Success;
+cudaError_t begin_capture(cudaStream_t stream, cudaStreamCaptureMode mode, bool pt) {
+  return with_stream(stream, pt, [&](Runtime& r, Stream& s) {
+    return r.begin_capture(s, static_cast<int>(mode), nullptr, {});
+  });
+}
+
+#if WARPSIM_CUDA_MAJOR >= 12
+cudaError_t begin_capture_to_graph(cudaStream_t stream, cudaGraph_t graph,
+                                   const cudaGraphNode_t* deps, const void* edges, size_t count,
+                                   cudaStreamCaptureMode mode, bool pt) {
+  return with_stream(stream, pt, [&](Runtime& r, Stream& s) {
+    std::vector<GraphNode*> nodes;
+    if (count != 0 && deps == nullptr) return Error::InvalidValue;
+    if (!warpsim_default_edges(edges, count)) return Error::NotSupported;  // programmatic edges
+    for (size_t i = 0; i < count; ++i) {
+      GraphNode* n = r.graphs().node(deps[i]);
+      if (n == nullptr) return Error::InvalidValue;
+      nodes.push_back(n);
+    }
+    Graph* g = reinterpret_cast<Graph*>(graph);
+    if (g == nullptr || !r.graphs().live(g)) return Error::InvalidValue;
+    return r.begin_capture(s, static_cast<int>(mode), g, std::move(nodes));
+  });
+}
+#endif
+
+cudaError_t end_capture(cudaStream_t stream, cudaGraph_t* graph, bool pt) {
+  return with_stream(stream, pt, [&](Runtime& r, Stream& s) {
+    Graph* g = nullptr;
+    Error e = r.end_capture(s, graph ? &g : nullptr);
+    if (graph) *graph = reinterpret_cast<cudaGraph_t>(g);
+    return e;
+  });
+}
+
+cudaError_t update_capture_deps(cudaStream_t stream, cudaGraphNode_t* deps, const void* edges,
+                                size_t count, unsigned flags, bool pt) {
+  return with_stream(stream, pt, [&](Runtime& r, Stream& s) {
+    if (count != 0 && deps == nullptr) return Error::InvalidValue;
+    if (!warpsim_default_edges(edges, count)) return Error::NotSupported;  // programmatic edges
+    std::vector<GraphNode*> nodes;
+    for (size_t i = 0; i < count; ++i) {
+      GraphNode* n = r.graphs().node(deps[i]);
+      if (n == nullptr) return Error::InvalidValue;
+      nodes.push_back(n);
+    }
+    return r.update_capture_dependencies(s, std::move(nodes), flags);
   });
 }
 
@@ -133,6 +201,8 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, i
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   return entry(kContext, [&](Runtime& r) {
+    Stream* s = r.stream(stream, false);
+    if (s != nullptr && !s->legacy && !s->per_thread) r.captures().forget(*s);
     return r.streams().destroy(stream) ? Error::Success : Error::InvalidResourceHandle;
   });
 }
@@ -292,14 +362,77 @@ cudaError_t cudaStreamGetCaptureInfo_v3_ptsz(cudaStream_t stream, cudaStreamCapt
 
 cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode* mode) {
   return entry(kNoContext, [&](Runtime&) {
-    thread_local cudaStreamCaptureMode current = cudaStreamCaptureModeGlobal;
     if (mode == nullptr || *mode < cudaStreamCaptureModeGlobal ||
         *mode > cudaStreamCaptureModeRelaxed)
       return Error::InvalidValue;
-    std::swap(current, *mode);
+    CaptureMode& current = CaptureTable::thread_mode();
+    const CaptureMode wanted = static_cast<CaptureMode>(*mode);
+    *mode = static_cast<cudaStreamCaptureMode>(current);
+    current = wanted;
     return Error::Success;
   });
 }
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
+  return begin_capture(stream, mode, false);
+}
+cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStreamCaptureMode mode) {
+  return begin_capture(stream, mode, true);
+}
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
+  return end_capture(stream, graph, false);
+}
+cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t* graph) {
+  return end_capture(stream, graph, true);
+}
+#if WARPSIM_CUDA_MAJOR >= 12
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
+                                          const cudaGraphNode_t* deps,
+                                          const cudaGraphEdgeData* edges, size_t count,
+                                          cudaStreamCaptureMode mode) {
+  return begin_capture_to_graph(stream, graph, deps, edges, count, mode, false);
+}
+cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph,
+                                               const cudaGraphNode_t* deps,
+                                               const cudaGraphEdgeData* edges, size_t count,
+                                               cudaStreamCaptureMode mode) {
+  return begin_capture_to_graph(stream, graph, deps, edges, count, mode, true);
+}
+#endif
+#if WARPSIM_CUDA_MAJOR >= 13
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t* deps,
+                                                const cudaGraphEdgeData* edges, size_t count,
+                                                unsigned flags) {
+  return update_capture_deps(stream, deps, edges, count, flags, false);
+}
+cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream, cudaGraphNode_t* deps,
+                                                     const cudaGraphEdgeData* edges,
+                                                     size_t count, unsigned flags) {
+  return update_capture_deps(stream, deps, edges, count, flags, true);
+}
+#else
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t* deps,
+                                                size_t count, unsigned flags) {
+  return update_capture_deps(stream, deps, nullptr, count, flags, false);
+}
+cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream, cudaGraphNode_t* deps,
+                                                     size_t count, unsigned flags) {
+  return update_capture_deps(stream, deps, nullptr, count, flags, true);
+}
+#endif
+#if WARPSIM_CUDA_MAJOR == 12
+cudaError_t cudaStreamUpdateCaptureDependencies_v2(cudaStream_t stream, cudaGraphNode_t* deps,
+                                                   const cudaGraphEdgeData* edges, size_t count,
+                                                   unsigned flags) {
+  return update_capture_deps(stream, deps, edges, count, flags, false);
+}
+cudaError_t cudaStreamUpdateCaptureDependencies_v2_ptsz(cudaStream_t stream,
+                                                        cudaGraphNode_t* deps,
+                                                        const cudaGraphEdgeData* edges,
+                                                        size_t count, unsigned flags) {
+  return update_capture_deps(stream, deps, edges, count, flags, true);
+}
+#endif
 
 // ---- events -------------------------------------------------------------------------------
 
@@ -337,7 +470,11 @@ cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream
 
 cudaError_t cudaEventQuery(cudaEvent_t event) {
   return entry(kContext, [&](Runtime& r) {
-    return r.streams().event(event) ? Error::Success : Error::InvalidResourceHandle;
+    Event* e = r.streams().event(event);
+    if (e == nullptr) return Error::InvalidResourceHandle;
+    if (e->captured_in != 0 && r.captures().find(e->captured_in) != nullptr)
+      return Error::CapturedEvent;
+    return Error::Success;
   });
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "functional/device_launch.h"
 #include "libcudart_shim/cubin.h"
 #include "ptx/linker.h"
 #include "ptx/parse.h"
@@ -105,6 +106,19 @@ Error Registry::fail(Binary& b, Error e, std::string message) {
 
 namespace {
 
+// libcudadevrt's object in an -rdc program linked with -lcudadevrt: its PTX
+// defines the device runtime that warpsim provides itself (dynamic
+// parallelism, functional/device_launch.h), so it is left out.
+bool is_device_runtime_object(const fatbin::Fatbin& f) {
+  for (const fatbin::Entry* e : f.entries()) {
+    if (!e->is_ptx()) continue;
+    auto text = fatbin::ptx_text(*e);
+    if (text && functional::defines_device_runtime(text.value())) return true;
+  }
+  return false;
+}
+
+
 // PTX text of one fatbin, chosen for the GPU.
 struct PtxPick {
   std::string text;
@@ -172,6 +186,7 @@ Error Registry::load(Binary& b, const LoadContext& ctx) {
 
   std::vector<PtxPick> picks;
   for (const fatbin::Fatbin* f : sources) {
+    if (sources.size() > 1 && is_device_runtime_object(*f)) continue;
     auto sel = fatbin::select_ptx(*f, cc);
     if (!sel)
       return fail(b, Error::NoKernelImageForDevice,

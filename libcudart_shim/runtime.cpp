@@ -130,19 +130,10 @@ void Runtime::make_device() {
   }
   device_->set_keep_printed(false);
   (void)device_->heap().set_capacity(heap_limit_);
-  device_->on_print = [this](const std::string& s) {
-    // The device's printf FIFO: output beyond its size between two
-    // synchronisations is lost, as on a GPU.
-    if (printf_buffer_.size() + s.size() <= printf_fifo_limit_) {
-      printf_buffer_ += s;
-    } else if (!printf_overflow_reported_) {
-      printf_overflow_reported_ = true;
-      std::fprintf(stderr,
-                   "warpsim: device printf output exceeded cudaLimitPrintfFifoSize (%llu bytes) "
-                   "before the next synchronisation; the rest is dropped, as on a GPU\n",
-                   static_cast<unsigned long long>(printf_fifo_limit_));
-    }
-  };
+  // The device's printf FIFO decides, record by record, what fits until the
+  // next synchronisation (functional::PrintfFifo); what fits waits here.
+  (void)device_->printf_fifo().set_capacity(printf_fifo_limit_);
+  device_->on_print = [this](const std::string& s) { printf_buffer_ += s; };
 }
 
 functional::SmResources Runtime::sm_resources(int carveout_percent) const {
@@ -182,13 +173,13 @@ Error Runtime::set_limit(int limit, uint64_t value) {
     case 0:  // cudaLimitStackSize: per-thread stack, rounded up to 16 bytes
       stack_limit_ = (value + 15) & ~uint64_t{15};
       return Error::Success;
-    case 1:  // cudaLimitPrintfFifoSize
+    case 1:  // cudaLimitPrintfFifoSize: fixed once a kernel that calls printf was launched
+      if (!device_->printf_fifo().set_capacity(value)) return Error::InvalidValue;
       printf_fifo_limit_ = value;
       return Error::Success;
-    case 2:  // cudaLimitMallocHeapSize: fixed once a kernel has used the heap
-      if (device_->heap().created()) return Error::InvalidValue;
+    case 2:  // cudaLimitMallocHeapSize: fixed once a kernel that calls malloc/free was launched
+      if (!device_->heap().set_capacity(value)) return Error::InvalidValue;
       heap_limit_ = value;
-      (void)device_->heap().set_capacity(value);
       return Error::Success;
     case 3:  // cudaLimitDevRuntimeSyncDepth
       sync_depth_limit_ = value;
@@ -223,8 +214,10 @@ Error Runtime::get_limit(int limit, uint64_t* value) const {
 }
 
 Error Runtime::synchronize() {
+  if (Error e = capture_forbids_unsafe_call(); e != Error::Success) return e;
   flush_printf();
   streams_.host_waits_for(streams_.all_done_ns());
+  release_pool_memory();
   return sticky_;
 }
 
@@ -234,6 +227,8 @@ Error Runtime::reset() {
   // use loads the binaries again, with their initial global values.
   flush_printf();
   streams_.host_waits_for(streams_.all_done_ns());
+  captures_.reset();
+  graphs_.reset();
   streams_.reset();
   registry_.new_generation();
   sticky_ = Error::Success;
@@ -248,6 +243,7 @@ Error Runtime::reset() {
   advice_.clear();
   object_descriptors.clear();
   coop_workspace_ = 0;
+  pools_.clear();  // their chunks go with the device memory
   make_device();
   stats_.add("runtime.device_resets");
   return Error::Success;
@@ -296,7 +292,7 @@ Error Runtime::load_var(const void* symbol, VarEntry** out) {
 Error Runtime::enqueue(const void* stream, bool per_thread, double duration_ns, bool synchronous) {
   Stream* s = streams_.resolve(stream, per_thread);
   if (s == nullptr) return Error::InvalidResourceHandle;
-  const double end = streams_.schedule(*s, duration_ns);
+  const double end = place(*s, duration_ns);
   if (synchronous) {
     flush_printf();
     streams_.host_waits_for(end);
@@ -307,20 +303,29 @@ Error Runtime::enqueue(const void* stream, bool per_thread, double duration_ns, 
 Error Runtime::stream_synchronize(const void* handle, bool per_thread) {
   Stream* s = streams_.resolve(handle, per_thread);
   if (s == nullptr) return Error::InvalidResourceHandle;
+  if (s->capture != nullptr) {  // it would wait for work that does not run
+    s->capture->invalidated = true;
+    return Error::StreamCaptureUnsupported;
+  }
+  if (Error e = capture_forbids_unsafe_call(); e != Error::Success) return e;
   flush_printf();
   double t = s->ready_ns;
   // Waiting for the legacy stream also waits for the blocking streams it
   // waits for, and vice versa.
   if (s->legacy) t = std::max(t, streams_.all_done_ns());
   streams_.host_waits_for(t);
+  release_pool_memory();
   return sticky_;
 }
 
 Error Runtime::event_synchronize(const void* handle) {
   Event* e = streams_.event(handle);
   if (e == nullptr) return Error::InvalidResourceHandle;
+  if (e->captured_in != 0 && captures_.find(e->captured_in) != nullptr)
+    return Error::CapturedEvent;
   flush_printf();
   if (e->recorded) streams_.host_waits_for(e->time_ns);
+  release_pool_memory();
   return sticky_;
 }
 
@@ -339,10 +344,16 @@ Error Runtime::host_function(const void* stream, bool per_thread, void (*fn)(voi
   if (fn == nullptr) return Error::InvalidValue;
   Stream* s = streams_.resolve(stream, per_thread);
   if (s == nullptr) return Error::InvalidResourceHandle;
+  bool record = false;
+  if (Error e = capture_gate(*s, false, &record); e != Error::Success) return e;
+  if (record) {
+    capture_node(*s, NodeType::Host)->host = HostParams{fn, user};
+    return Error::Success;
+  }
   // The stream's earlier work is done (it ran when submitted), so the
   // callback runs now, in the submitting thread: CUDA forbids callbacks to
   // call the runtime, so which thread runs them is not observable.
-  streams_.schedule(*s, 0);
+  place(*s, 0);
   flush_printf();
   fn(user);
   stats_.add("runtime.host_functions");
@@ -367,10 +378,23 @@ double Runtime::copy_duration_ns(uint64_t bytes, bool crosses_pcie) const {
 }
 
 void Runtime::flush_printf() {
-  if (printf_buffer_.empty()) return;
-  std::fwrite(printf_buffer_.data(), 1, printf_buffer_.size(), stdout);
-  printf_buffer_.clear();
-  printf_overflow_reported_ = false;
+  // The host reads the FIFO: what fitted is printed, the space is free again.
+  const uint64_t dropped = device_->printf_fifo().drain();
+  if (!printf_buffer_.empty()) {
+    std::fwrite(printf_buffer_.data(), 1, printf_buffer_.size(), stdout);
+    printf_buffer_.clear();
+  }
+  if (dropped == 0) return;
+  stats_.add("runtime.printf_dropped", dropped);
+  if (printf_overflow_reported_) return;  // once per context: a program may overflow at every sync
+  printf_overflow_reported_ = true;
+  std::fflush(stdout);
+  std::fprintf(stderr,
+               "warpsim: %llu device printf call%s dropped: the printf FIFO "
+               "(cudaLimitPrintfFifoSize, %llu bytes) was full before the next synchronisation, "
+               "as on a GPU\n",
+               static_cast<unsigned long long>(dropped), dropped == 1 ? " was" : "s were",
+               static_cast<unsigned long long>(printf_fifo_limit_));
 }
 
 void Runtime::report_unsupported(const char* function) {

@@ -23,8 +23,12 @@
 #include "functional/occupancy.h"
 #include "timing/gpu.h"
 #include "timing/sim_config.h"
+#include "libcudart_shim/capture.h"
+#include "libcudart_shim/copy_region.h"
 #include "libcudart_shim/errors.h"
+#include "libcudart_shim/graph.h"
 #include "libcudart_shim/managed_advice.h"
+#include "libcudart_shim/mem_pool.h"
 #include "libcudart_shim/registry.h"
 #include "libcudart_shim/streams.h"
 
@@ -77,22 +81,6 @@ struct LaunchRequest {
   void** args = nullptr;
   bool cooperative = false;
   functional::Dim3 cluster{1, 1, 1};  // from launch attributes; 1x1x1 = kernel's own
-};
-
-// A 3D copy or set, in bytes (cudaMemcpy3DParms / cudaMemcpy2D flattened):
-// `height` rows of `width` bytes in each of `depth` slices. Pointers are
-// either arrays (cudaArray_t handles) or pitched memory.
-struct PitchedRegion {
-  const void* ptr = nullptr;  // memory; null when array != 0
-  uint64_t array = 0;         // cudaArray_t handle
-  uint64_t pitch = 0;         // bytes between rows (memory)
-  uint64_t rows = 0;          // rows per slice (memory: ysize)
-  uint64_t x = 0, y = 0, z = 0;  // position: x in bytes for memory, elements for arrays
-};
-struct Copy3D {
-  PitchedRegion dst, src;
-  uint64_t width = 0, height = 1, depth = 1;  // width in bytes
-  int kind = 4;
 };
 
 class Runtime {
@@ -197,6 +185,28 @@ class Runtime {
   // Runs a host function in stream order (cudaLaunchHostFunc, cudaStreamAddCallback).
   Error host_function(const void* stream, bool per_thread, void (*fn)(void*), void* user);
 
+  // ---- graphs and stream capture (runtime_graph.cpp) ---------------------------------
+  GraphTable& graphs() { return graphs_; }
+  CaptureTable& captures() { return captures_; }
+  // cudaEventRecord(WithFlags) and cudaStreamWaitEvent, which take part in
+  // capture (fork/join across streams).
+  Error record_event(Event& event, Stream& stream, unsigned flags);
+  Error wait_event(Stream& stream, Event& event, unsigned flags);
+  Error begin_capture(Stream& stream, int mode, Graph* into, std::vector<GraphNode*> deps);
+  Error end_capture(Stream& stream, Graph** graph);
+  // cudaStreamUpdateCaptureDependencies: flags 0 adds, 1 replaces.
+  Error update_capture_dependencies(Stream& stream, std::vector<GraphNode*> nodes,
+                                    unsigned flags);
+  // A potentially unsafe call (cudaMalloc, synchronous copies, device or
+  // stream synchronisation) while a capture prohibits it: the error to
+  // return, or Success.
+  Error capture_forbids_unsafe_call();
+  // Node parameters from a kernel launch (arguments copied).
+  Error kernel_node_params(const void* function, functional::Dim3 grid, functional::Dim3 block,
+                           uint64_t shared, void** args, void** extra, KernelParams* out);
+  Error instantiate(GraphExec** exec, Graph& graph, uint64_t flags, GraphNode** error_node);
+  Error launch_graph(GraphExec& exec, const void* stream, bool per_thread);
+
   // ---- launches (runtime_launch.cpp) --------------------------------------------------
   unsigned push_call_configuration(functional::Dim3 grid, functional::Dim3 block,
                                    uint64_t shared, const void* stream);
@@ -210,6 +220,48 @@ class Runtime {
                   unsigned flags);
   Error available_dynamic_shared(uint64_t* bytes, const void* function, int ctas, int block_size);
 
+  // ---- memory pools: stream-ordered allocation (runtime_pool.cpp, mem_pool.h) ---------
+  // Pool handles are MemPool addresses; `pool` == nullptr means the device's
+  // current pool. Allocation and free are operations of their stream.
+  Error pool_malloc(void** ptr, uint64_t bytes, const void* pool, bool use_current,
+                    const void* stream, bool per_thread);
+  Error pool_free(void* ptr, const void* stream, bool per_thread);  // cudaFreeAsync
+  // cudaMemPoolCreate: the fields of cudaMemPoolProps that matter here.
+  struct PoolProps {
+    int alloc_type = 1;       // cudaMemAllocationType: 1 pinned
+    int handle_types = 0;     // cudaMemAllocationHandleType bits
+    int location_type = 1;    // cudaMemLocationType: 1 device
+    int location_id = 0;
+    bool win32_security = false;  // win32SecurityAttributes != NULL
+    uint64_t max_size = 0;
+  };
+  Error pool_create(void** pool, const PoolProps& props);
+  Error pool_destroy(const void* pool);
+  Error default_pool(void** pool, int device);
+  Error current_pool(void** pool, int device);
+  Error set_current_pool(int device, const void* pool);
+  // cudaMemPoolSet/GetAttribute; `value` is an int for the reuse switches
+  // (attributes 1-3), a uint64 otherwise.
+  Error pool_set_attribute(const void* pool, int attribute, const void* value);
+  Error pool_get_attribute(const void* pool, int attribute, void* value);
+  Error pool_trim(const void* pool, uint64_t keep_bytes);
+  // cudaMemPoolSetAccess / GetAccess: cudaMemLocationType + id, cudaMemAccessFlags.
+  struct PoolAccess {
+    int location_type = 1;
+    int id = 0;
+    int flags = 3;
+  };
+  Error pool_set_access(const void* pool, const PoolAccess* list, uint64_t count);
+  Error pool_get_access(int* flags, const void* pool, int location_type, int id);
+  MemPoolTable& pools() { return pools_; }
+  // At a synchronisation point (device, stream, event synchronize): pools
+  // above their release threshold give idle chunks back to the device.
+  void release_pool_memory();
+
+ private:
+  MemPoolTable pools_;
+
+ public:
   // ---- output and statistics ----------------------------------------------------------
   // Device printf output waits in a buffer until a synchronising call, as on
   // a GPU, and then goes to the program's stdout.
@@ -232,6 +284,35 @@ class Runtime {
   Error enqueue(const void* stream, bool per_thread, double duration_ns, bool synchronous);
   void make_device();
   void publish_launch(const KernelEntry& k, const functional::LaunchResult& r, double seconds);
+  // Graphs and capture (runtime_graph.cpp). Before an operation on `stream`
+  // runs: whether it is to be recorded in the stream's capture instead
+  // (*record), or an error when capture forbids it.
+  Error capture_gate(Stream& stream, bool synchronous, bool* record);
+  // An operation on `stream` that cannot be captured (stream-ordered
+  // allocation: graph memory nodes are not modelled) fails, invalidating the
+  // capture, when the stream is capturing.
+  Error refuse_in_capture(Stream& stream);
+  // Appends a node of `type` to `stream`'s capture; it becomes the stream's
+  // only dependency.
+  GraphNode* capture_node(Stream& stream, NodeType type);
+  // Places an operation on the simulated timeline: on `stream`, or, while a
+  // graph runs, at its node's start.
+  double place(Stream& stream, double duration_ns);
+  Error run_node(const GraphNode& node, double start_ns, double* end_ns);
+  Error run_graph(const Graph& graph, const GraphExec* exec, double start_ns, double* end_ns);
+  Error run_memset_node(const MemsetParams& p);
+
+  // ---- dynamic parallelism (runtime_device_launch.cpp) ---------------------------------
+  // Gives the device runtime its limits and queries (the configured GPU,
+  // cudaLimitDevRuntimePendingLaunchCount...) before a launch.
+  void configure_device_runtime();
+  // Runs the work the grid `parent` launched on the device, and all that
+  // work launches in turn, after the grid; returns its simulated duration.
+  // A fault stops it all and becomes `parent`'s fault.
+  double run_device_work(Binary& binary, functional::LaunchResult& parent);
+  double run_device_item(Binary& binary, functional::DeviceWork& work,
+                         functional::LaunchResult& parent);
+  uint32_t max_device_depth_ = 0;
 
   int abi_major_;
   SimConfig config_;
@@ -244,10 +325,20 @@ class Runtime {
   std::unique_ptr<timing::Gpu> timing_;  // timing mode: runs the device's launches
   Registry registry_;
   StreamTable streams_;
+  GraphTable graphs_;
+  CaptureTable captures_;
+  struct NodeTiming {
+    double start_ns = 0;
+    double duration_ns = 0;
+  };
+  NodeTiming* node_timing_ = nullptr;  // set while a graph node runs
   StatsRegistry stats_;
   ManagedAdvice advice_;
   std::unordered_map<uint64_t, unsigned> host_flags_;  // pinned/registered host memory's flags
   uint64_t coop_workspace_ = 0;  // grid-sync workspace of cooperative launches
+  // Device printf / malloc (issue 8): formatted output of the records that
+  // fitted in the FIFO since the last synchronisation; whether the one
+  // warning about dropped printf calls was given in this context.
   std::string printf_buffer_;
   bool printf_overflow_reported_ = false;
   unsigned device_flags_ = 0;

@@ -125,6 +125,18 @@ Error Runtime::launch(const LaunchRequest& r) {
   if (stream == nullptr) return Error::InvalidResourceHandle;
   uint64_t dynamic = 0;
   if (Error e = check_launch(*k, r, &dynamic); e != Error::Success) return e;
+  bool record = false;
+  if (Error e = capture_gate(*stream, false, &record); e != Error::Success) return e;
+  if (record) {
+    // Captured: the launch becomes a kernel node (arguments copied now).
+    KernelParams p;
+    if (Error e = kernel_node_params(r.function, r.grid, r.block, r.shared_bytes, r.args, nullptr,
+                                     &p);
+        e != Error::Success)
+      return e;
+    capture_node(*stream, NodeType::Kernel)->kernel = std::move(p);
+    return Error::Success;
+  }
 
   const functional::KernelInfo& info = *k->info;
   const auto& slots = info.resources.params;
@@ -161,6 +173,7 @@ Error Runtime::launch(const LaunchRequest& r) {
   if (timing_)
     timing_->prepare_launch(sm_resources(k->carveout),
                             k->registers != 0 ? k->registers : info.resources.reg32_with_callees);
+  configure_device_runtime();  // limits of the grid's device-side launches
   const auto t0 = std::chrono::steady_clock::now();
   functional::LaunchResult res = device_->launch(*k->binary->program, info, cfg, std::move(params));
   const double seconds =
@@ -176,7 +189,11 @@ Error Runtime::launch(const LaunchRequest& r) {
   k->stats.cycles += res.cycles;
   k->stats.wall_seconds += seconds;
   publish_launch(*k, res, seconds);
-  (void)streams_.schedule(*stream, kernel_duration_ns(res));
+  // Dynamic parallelism: what the grid launched runs after it, in its place
+  // on the timeline (runtime_device_launch.cpp).
+  double duration = kernel_duration_ns(res);
+  if (!res.device_work.empty()) duration += run_device_work(*k->binary, res);
+  (void)place(*stream, duration);
   if (res.fault) {
     // The kernel stopped: the context is unusable from now on, as on a GPU;
     // the launch call itself succeeded (the failure is asynchronous).

@@ -58,6 +58,7 @@ Error view(functional::DeviceMemory& mem, const void* p, uint64_t n, bool need_d
 Error Runtime::malloc_device(void** ptr, uint64_t bytes) {
   if (ptr == nullptr) return Error::InvalidValue;
   *ptr = nullptr;
+  if (Error e = capture_forbids_unsafe_call(); e != Error::Success) return e;
   if (bytes == 0) return Error::Success;  // cudaMalloc(&p, 0) succeeds with p == NULL
   functional::Fault f;
   const uint64_t a = device_->memory().allocate(bytes, AllocationKind::Device, "cudaMalloc", &f);
@@ -70,6 +71,14 @@ Error Runtime::malloc_device(void** ptr, uint64_t bytes) {
 
 Error Runtime::free_device(void* ptr, bool synchronous) {
   if (ptr == nullptr) return Error::Success;
+  // cudaFree of stream-ordered (pool) memory is allowed: it waits for the
+  // device, then the block goes back to its pool.
+  if (MemPool* pool = pools_.owner(addr(ptr))) {
+    if (synchronous) synchronize();
+    if (!pools_.free(device_->memory(), pool, addr(ptr), MemPool::kNoStream, streams_.host_ns()))
+      return Error::InvalidValue;
+    return Error::Success;
+  }
   auto a = device_->memory().allocation_at(addr(ptr));
   if (!a || a->start != addr(ptr) ||
       (a->kind != AllocationKind::Device && a->kind != AllocationKind::Managed))
@@ -219,13 +228,27 @@ Error Runtime::pointer_attributes(const void* ptr, int* type, int* device, void*
 Error Runtime::memcpy(void* dst, const void* src, uint64_t bytes, int kind, const void* stream,
                       bool async, bool per_thread) {
   if (kind < 0 || kind > 4) return Error::InvalidMemcpyDirection;
-  if (streams_.resolve(stream, per_thread) == nullptr) return Error::InvalidResourceHandle;
+  Stream* st = streams_.resolve(stream, per_thread);
+  if (st == nullptr) return Error::InvalidResourceHandle;
+  bool record = false;
+  if (Error e = capture_gate(*st, !async, &record); e != Error::Success) return e;
   if (bytes == 0) return Error::Success;
   const bool dst_device = kind == 1 || kind == 3;
   const bool src_device = kind == 2 || kind == 3;
   View d, s;
   if (Error e = view(device_->memory(), dst, bytes, dst_device, d); e != Error::Success) return e;
   if (Error e = view(device_->memory(), src, bytes, src_device, s); e != Error::Success) return e;
+  if (record) {
+    Copy3D c;
+    c.dst.ptr = dst;
+    c.dst.pitch = bytes;
+    c.src.ptr = src;
+    c.src.pitch = bytes;
+    c.width = bytes;
+    c.kind = kind;
+    capture_node(*st, NodeType::Memcpy)->copy = c;
+    return Error::Success;
+  }
   std::memmove(d.host, s.host, bytes);
 
   const bool d_dev = d.known && device_resident(d.kind);
@@ -290,7 +313,10 @@ Error resolve_region(Runtime& rt, const PitchedRegion& r, uint64_t width, uint64
 
 Error Runtime::memcpy_3d(const Copy3D& c, const void* stream, bool async, bool per_thread) {
   if (c.kind < 0 || c.kind > 4) return Error::InvalidMemcpyDirection;
-  if (streams_.resolve(stream, per_thread) == nullptr) return Error::InvalidResourceHandle;
+  Stream* st = streams_.resolve(stream, per_thread);
+  if (st == nullptr) return Error::InvalidResourceHandle;
+  bool record = false;
+  if (Error e = capture_gate(*st, !async, &record); e != Error::Success) return e;
   if (c.width == 0 || c.height == 0 || c.depth == 0) return Error::Success;
   ResolvedRegion d, s;
   const bool dst_device = c.kind == 1 || c.kind == 3;
@@ -301,6 +327,10 @@ Error Runtime::memcpy_3d(const Copy3D& c, const void* stream, bool async, bool p
   if (Error e = resolve_region(*this, c.src, c.width, c.height, c.depth, src_device, s);
       e != Error::Success)
     return e;
+  if (record) {
+    capture_node(*st, NodeType::Memcpy)->copy = c;
+    return Error::Success;
+  }
   for (uint64_t z = 0; z < c.depth; ++z)
     for (uint64_t y = 0; y < c.height; ++y)
       std::memmove(d.base + z * d.slice + y * d.pitch, s.base + z * s.slice + y * s.pitch,
@@ -315,11 +345,30 @@ Error Runtime::memcpy_3d(const Copy3D& c, const void* stream, bool async, bool p
 
 Error Runtime::memset_3d(const PitchedRegion& dst, int value, uint64_t width, uint64_t height,
                          uint64_t depth, const void* stream, bool async, bool per_thread) {
-  if (streams_.resolve(stream, per_thread) == nullptr) return Error::InvalidResourceHandle;
+  Stream* st = streams_.resolve(stream, per_thread);
+  if (st == nullptr) return Error::InvalidResourceHandle;
+  bool record = false;
+  if (Error e = capture_gate(*st, !async, &record); e != Error::Success) return e;
   if (width == 0 || height == 0 || depth == 0) return Error::Success;
   ResolvedRegion d;
   if (Error e = resolve_region(*this, dst, width, height, depth, true, d); e != Error::Success)
     return e;
+  if (record) {
+    // A memset node is 2D: a 3D set is one node per slice, in order.
+    const uint64_t slice = dst.pitch * std::max<uint64_t>(dst.rows, dst.y + height);
+    for (uint64_t z = 0; z < depth; ++z) {
+      MemsetParams p;
+      p.dst = const_cast<uint8_t*>(static_cast<const uint8_t*>(dst.ptr)) + (dst.z + z) * slice +
+              dst.y * dst.pitch + dst.x;
+      p.pitch = dst.pitch;
+      p.value = static_cast<uint8_t>(value);
+      p.element_size = 1;
+      p.width = width;
+      p.height = height;
+      capture_node(*st, NodeType::Memset)->memset = p;
+    }
+    return Error::Success;
+  }
   for (uint64_t z = 0; z < depth; ++z)
     for (uint64_t y = 0; y < height; ++y)
       std::memset(d.base + z * d.slice + y * d.pitch, value, width);

@@ -100,6 +100,12 @@ double StreamTable::schedule(Stream& s, double duration_ns) {
   return s.ready_ns;
 }
 
+void StreamTable::finish_at(Stream& s, double end_ns) {
+  s.ready_ns = std::max(s.ready_ns, end_ns);
+  latest_ns_ = std::max(latest_ns_, s.ready_ns);
+  ++s.operations;
+}
+
 void StreamTable::wait(Stream& s, const Event& e) {
   if (e.recorded) s.ready_ns = std::max(s.ready_ns, e.time_ns);
 }

@@ -24,6 +24,9 @@
 
 namespace warpsim::cudart {
 
+struct CaptureSession;  // capture.h
+struct GraphNode;       // graph.h
+
 struct Stream {
   unsigned flags = 0;  // cudaStreamNonBlocking = 1
   int priority = 0;
@@ -32,6 +35,10 @@ struct Stream {
   bool per_thread = false;  // a thread's implicit stream (cudaStreamPerThread)
   double ready_ns = 0;      // when its last operation ends
   uint64_t operations = 0;
+  // Stream capture (capture.h): the sequence this stream is capturing into,
+  // and the nodes its next captured operation depends on.
+  CaptureSession* capture = nullptr;
+  std::vector<GraphNode*> capture_deps;
   bool blocking() const { return !legacy && (flags & 1u) == 0; }
 };
 
@@ -39,6 +46,10 @@ struct Event {
   unsigned flags = 0;  // cudaEventDisableTiming = 2, ...
   bool recorded = false;
   double time_ns = 0;  // when the recorded work completes
+  // Last recorded in a capturing stream: the capture sequence's id and the
+  // nodes the record stands for (a wait on it joins that capture).
+  uint64_t captured_in = 0;
+  std::vector<GraphNode*> captured_nodes;
   bool timing() const { return (flags & 2u) == 0; }
 };
 
@@ -56,6 +67,12 @@ class StreamTable {
   Stream* create(unsigned flags, int priority);
   bool destroy(const void* handle);
   Stream& legacy() { return *legacy_; }
+  // Every stream the program created, and the threads' implicit streams.
+  template <typename F>
+  void for_each(F&& f) {
+    for (auto& [raw, s] : streams_) f(*s);
+    for (auto& [id, s] : per_thread_) f(*s);
+  }
 
   Event* create_event(unsigned flags);
   Event* event(const void* handle);
@@ -63,6 +80,9 @@ class StreamTable {
 
   // Places an operation of `duration_ns` on `stream` and returns its end time.
   double schedule(Stream& stream, double duration_ns);
+  // Ends `stream`'s work at `end_ns` at the earliest (a graph launch, whose
+  // nodes were placed on the timeline by their dependencies).
+  void finish_at(Stream& stream, double end_ns);
   // Makes `stream` wait for `event`'s recorded work (cudaStreamWaitEvent).
   void wait(Stream& stream, const Event& event);
   // Records `event` at the point `stream` has reached.

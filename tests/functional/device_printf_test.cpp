@@ -411,5 +411,53 @@ TEST(DevicePrintf, NvccLayoutOfPrintfCu) {
   EXPECT_EQ(call("$str$7", 8, [&](auto& b) { store(b, 0, int32_t{3}); }), "i=3\n");
 }
 
+// CUDA's printf returns the number of arguments it parsed, -1 for a null format.
+TEST(DevicePrintf, ReturnsTheNumberOfArgumentsParsed) {
+  FakeMemory mem;
+  EXPECT_EQ(run(mem, "plain\n").returned, 0);
+  EXPECT_EQ(run(mem, "%d %s\n", Args().i32(1).u64(0)).returned, 2);
+  EXPECT_EQ(run(mem, "%*.*f|%%\n", Args().i32(8).i32(2).f64(1.5)).returned, 3);  // stars count
+  EXPECT_EQ(format_device_printf(0, 0, mem.reader()).returned, -1);
+}
+
+// FIFO record = 16-byte header + the argument buffer up to its last argument
+// + each %s string with its NUL, every part rounded up to 8 bytes.
+TEST(DevicePrintf, RecordSizeInTheFifo) {
+  FakeMemory mem;
+  EXPECT_EQ(run(mem, "plain\n").record_bytes, 16u);
+  EXPECT_EQ(run(mem, "%d\n", Args().i32(1)).record_bytes, 16u + 8u);
+  EXPECT_EQ(run(mem, "%d %d %d\n", Args().i32(1).i32(2).i32(3)).record_bytes, 16u + 16u);
+  EXPECT_EQ(run(mem, "%c %f\n", Args().i32('a').f64(2)).record_bytes, 16u + 16u);
+  mem.put_string(0x5000, "hello world");  // 12 bytes with the NUL -> 16
+  EXPECT_EQ(run(mem, "%s|%s\n", Args().u64(0x5000).u64(0x5000)).record_bytes,
+            16u + 16u + 2 * 16u);
+  EXPECT_EQ(run(mem, "%s\n", Args().u64(0)).record_bytes, 16u + 8u);  // "(null)" copies nothing
+}
+
+TEST(PrintfFifo, DropsRecordsThatDoNotFitUntilDrained) {
+  PrintfFifo fifo;
+  EXPECT_EQ(fifo.capacity(), kDefaultPrintfFifoBytes);
+  ASSERT_TRUE(fifo.set_capacity(64));
+  EXPECT_TRUE(fifo.reserve(24));
+  EXPECT_TRUE(fifo.reserve(40));   // exactly full
+  EXPECT_FALSE(fifo.reserve(8));   // dropped
+  EXPECT_FALSE(fifo.reserve(65));  // larger than the FIFO
+  EXPECT_EQ(fifo.drain(), 2u);
+  EXPECT_TRUE(fifo.reserve(64));
+  EXPECT_EQ(fifo.drain(), 0u);
+  // Fixed once a kernel that calls printf is launched.
+  fifo.fix_capacity();
+  EXPECT_TRUE(fifo.capacity_fixed());
+  EXPECT_FALSE(fifo.set_capacity(128));
+  EXPECT_EQ(fifo.capacity(), 64u);
+}
+
+TEST(PrintfFifo, ZeroCapacityDropsEverything) {
+  PrintfFifo fifo;
+  ASSERT_TRUE(fifo.set_capacity(0));
+  EXPECT_FALSE(fifo.reserve(16));
+  EXPECT_EQ(fifo.drain(), 1u);
+}
+
 }  // namespace
 }  // namespace warpsim::functional

@@ -1,10 +1,12 @@
-// Device-side malloc/free (DeviceHeap) and assert, from nvcc-compiled PTX
-// (tests/functional/data/heap.cu).
+// Device-side malloc/free (DeviceHeap), assert and the printf FIFO, from
+// nvcc-compiled PTX (tests/functional/data/heap.cu) and on DeviceHeap alone.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "functional/device.h"
@@ -50,8 +52,117 @@ TEST(Heap, FreeingAPointerMallocDidNotReturnStopsTheKernel) {
   uint64_t out = upload(l->device, std::vector<int32_t>(32));
   LaunchResult r = run(*l, "heap_bad_free", {1}, {32}, {param_bytes(out)});
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error, LaunchError::LaunchFailure);
   EXPECT_EQ(r.fault->fault.kind, FaultKind::InvalidFree);
-  EXPECT_NE(r.fault->message.find("not a block from device malloc"), std::string::npos) << r.fault->message;
+  EXPECT_EQ(r.fault->fault.address, out);
+  EXPECT_NE(r.fault->message.find("device free() of a pointer that device malloc() did not return"),
+            std::string::npos)
+      << r.fault->message;
+  EXPECT_NE(r.fault->message.find("cudaErrorLaunchFailure"), std::string::npos) << r.fault->message;
+}
+
+TEST(Heap, BlocksOutliveTheLaunchThatMadeThem) {
+  auto l = load_heap_ptx();
+  const uint32_t threads = 64;
+  uint64_t slots = upload(l->device, std::vector<uint64_t>(threads));
+  ASSERT_TRUE(run(*l, "heap_keep", {2}, {32}, {param_bytes(slots), param_bytes(int32_t{40})}).ok());
+  auto p = download<uint64_t>(l->device, slots, threads);
+  std::sort(p.begin(), p.end());
+  for (uint32_t i = 0; i < threads; ++i) {
+    EXPECT_NE(p[i], 0u);
+    EXPECT_EQ(p[i] % DeviceHeap::kAlignment, 0u);
+    if (i != 0) {
+      EXPECT_GE(p[i] - p[i - 1], 48u);  // 40 bytes, 16-byte granules: no overlap
+    }
+  }
+  EXPECT_EQ(l->device.heap().bytes_in_use(), threads * 48u);
+  ASSERT_TRUE(run(*l, "heap_free_all", {2}, {32}, {param_bytes(slots)}).ok());  // a later launch
+  EXPECT_EQ(l->device.heap().bytes_in_use(), 0u);
+  // Freeing them again is a double free, reported as such.
+  LaunchResult r = run(*l, "heap_free_all", {2}, {32}, {param_bytes(slots)});
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->fault.kind, FaultKind::InvalidFree);
+  EXPECT_NE(r.fault->message.find("double free"), std::string::npos) << r.fault->message;
+}
+
+TEST(Heap, InvalidFreeNamesTheBlockInvolved) {
+  DeviceMemory memory;
+  DeviceHeap heap;
+  ASSERT_TRUE(heap.set_capacity(4096));
+  ASSERT_FALSE(heap.create(memory));
+  const uint64_t a = heap.malloc(100);
+  ASSERT_NE(a, 0u);
+  // Inside a live block.
+  Fault inside = heap.invalid_free(a + 8);
+  EXPECT_EQ(inside.kind, FaultKind::InvalidFree);
+  ASSERT_TRUE(inside.nearest);
+  EXPECT_EQ(inside.nearest->start, a);
+  EXPECT_EQ(inside.nearest->size, 112u);
+  EXPECT_TRUE(inside.nearest->live);
+  EXPECT_NE(describe(inside).find("8 bytes inside"), std::string::npos) << describe(inside);
+  // Freed twice.
+  EXPECT_TRUE(heap.free(a));
+  Fault twice = heap.invalid_free(a);
+  ASSERT_TRUE(twice.nearest);
+  EXPECT_FALSE(twice.nearest->live);
+  EXPECT_NE(describe(twice).find("double free"), std::string::npos) << describe(twice);
+  // Reused: the address is a live block again and no longer "freed".
+  EXPECT_EQ(heap.malloc(16), a);
+  EXPECT_TRUE(heap.free(a));
+  // Outside the heap: the heap itself is named.
+  Fault outside = heap.invalid_free(0x1234);
+  ASSERT_TRUE(outside.nearest);
+  EXPECT_EQ(outside.nearest->label, "device malloc heap");
+}
+
+TEST(Heap, MallocZeroAndHugeRequests) {
+  DeviceMemory memory;
+  DeviceHeap heap;
+  ASSERT_TRUE(heap.set_capacity(1024));
+  ASSERT_FALSE(heap.create(memory));
+  const uint64_t z1 = heap.malloc(0), z2 = heap.malloc(0);
+  EXPECT_NE(z1, 0u);  // a distinct minimal block each time
+  EXPECT_NE(z1, z2);
+  EXPECT_EQ(z1 % DeviceHeap::kAlignment, 0u);
+  EXPECT_TRUE(heap.free(z1));
+  EXPECT_TRUE(heap.free(z2));
+  EXPECT_EQ(heap.malloc(UINT64_MAX), 0u);  // no overflow in the rounding
+  EXPECT_EQ(heap.malloc(1025), 0u);
+  EXPECT_NE(heap.malloc(1024), 0u);  // the whole heap
+  EXPECT_EQ(heap.malloc(1), 0u);
+}
+
+TEST(Heap, SizeIsFixedOnceCreatedEvenIfTheAllocationFailed) {
+  DeviceMemoryConfig small;
+  small.capacity = 1 << 20;
+  DeviceMemory memory(small);
+  DeviceHeap heap;
+  ASSERT_TRUE(heap.set_capacity(64ull << 20));  // more than the device has
+  EXPECT_TRUE(heap.create(memory));             // the allocation fails...
+  EXPECT_TRUE(heap.created());
+  EXPECT_FALSE(heap.set_capacity(1024));        // ...but the size is fixed all the same
+  EXPECT_EQ(heap.malloc(16), 0u);               // and malloc returns NULL
+  EXPECT_FALSE(heap.free(0x1000));
+  EXPECT_TRUE(heap.free(0));
+}
+
+TEST(PrintfFifoOnDevice, LinesBeyondTheFifoAreDroppedAndReturnMinusTwo) {
+  auto l = load_heap_ptx();
+  ASSERT_TRUE(l->device.printf_fifo().set_capacity(240));  // ten 24-byte records
+  const int32_t n = 25;
+  uint64_t rets = upload(l->device, std::vector<int32_t>(n));
+  ASSERT_TRUE(run(*l, "print_lines", {1}, {1}, {param_bytes(rets), param_bytes(n)}).ok());
+  auto v = download<int32_t>(l->device, rets, n);
+  for (int32_t k = 0; k < n; ++k) EXPECT_EQ(v[k], k < 10 ? 1 : kPrintfDroppedResult) << k;
+  std::string want;
+  for (int k = 0; k < 10; ++k) want += "line " + std::to_string(k) + "\n";
+  EXPECT_EQ(l->device.printed(), want);
+  EXPECT_TRUE(l->device.printf_fifo().capacity_fixed());
+  EXPECT_FALSE(l->device.printf_fifo().set_capacity(4096));
+  // The next launch starts with the FIFO read (a CUDA flush point).
+  ASSERT_TRUE(run(*l, "print_lines", {1}, {1}, {param_bytes(rets), param_bytes(int32_t{3})}).ok());
+  v = download<int32_t>(l->device, rets, 3);
+  EXPECT_EQ(v, (std::vector<int32_t>{1, 1, 1}));
 }
 
 TEST(Heap, FreedBlocksCoalesceAndAreReused) {
@@ -71,7 +182,9 @@ TEST(Heap, FreedBlocksCoalesceAndAreReused) {
   EXPECT_TRUE(heap.free(0));
 }
 
-TEST(Heap, FailedAssertPrintsLikeCudaAndFailsTheLaunch) {
+// CUDA prints one line per failing thread on stderr (not with printf's
+// output): the lines travel in the fault report, each on a line of its own.
+TEST(Heap, FailedAssertReportsCudasLinesAndFailsTheLaunch) {
   auto l = load_heap_ptx();
   std::vector<int32_t> v(64, 1);
   v[37] = 9;
@@ -81,13 +194,17 @@ TEST(Heap, FailedAssertPrintsLikeCudaAndFailsTheLaunch) {
   EXPECT_EQ(r.error, LaunchError::Assert);
   ASSERT_TRUE(r.fault);
   EXPECT_EQ(r.fault->cta, (Dim3{1, 0, 0}));
-  const std::string& out = l->device.printed();
-  EXPECT_NE(out.find("heap.cu:34: void check_below(const int *, int): block: [1,0,0], thread: [5,0,0] "
+  EXPECT_EQ(r.fault->fault.kind, FaultKind::AssertFailed);
+  const std::string& msg = r.fault->message;
+  EXPECT_NE(msg.find("device assert() failed in 2 threads:\n"
+                     "heap.cu:34: void check_below(const int *, int): block: [1,0,0], thread: [5,0,0] "
+                     "Assertion `v[i] < limit` failed.\n"
+                     "heap.cu:34: void check_below(const int *, int): block: [1,0,0], thread: [8,0,0] "
                      "Assertion `v[i] < limit` failed.\n"),
             std::string::npos)
-      << out;
-  EXPECT_NE(out.find("thread: [8,0,0] Assertion"), std::string::npos) << out;
-  EXPECT_NE(r.fault->message.find("cudaErrorAssert"), std::string::npos);
+      << msg;
+  EXPECT_NE(msg.find("cudaErrorAssert"), std::string::npos);
+  EXPECT_EQ(l->device.printed(), "");  // nothing on the printf stream
 }
 
 }  // namespace

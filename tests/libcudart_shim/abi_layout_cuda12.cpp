@@ -39,3 +39,14 @@ static_assert(sizeof(cudaLaunchAttribute) == 72);
 static_assert(sizeof(cudaLaunchConfig_t) == 56);
 static_assert(sizeof(cudaMemcpy3DParms) == 160);
 static_assert(sizeof(cudaMemLocation) == 8);
+
+// Memory pools (cuda_abi_pool.h): the 12.2+ cudaMemPoolProps with maxSize
+// and usage in what 11.x and 12.0 kept as reserved bytes.
+#include "libcudart_shim/cuda_abi_pool.h"
+static_assert(sizeof(cudaMemPoolProps) == 88);
+static_assert(offsetof(cudaMemPoolProps, location) == 8);
+static_assert(offsetof(cudaMemPoolProps, win32SecurityAttributes) == 16);
+static_assert(offsetof(cudaMemPoolProps, maxSize) == 24);
+static_assert(offsetof(cudaMemPoolProps, usage) == 32);
+static_assert(offsetof(cudaMemPoolProps, reserved) == 34);
+static_assert(sizeof(cudaMemAccessDesc) == 12);

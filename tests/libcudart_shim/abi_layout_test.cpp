@@ -34,16 +34,36 @@ std::string read_file(const std::string& path) {
 
 bool exists(const std::string& path) { return std::ifstream(path).good(); }
 
-// The struct and union tags defined in cuda_abi.h.
-std::vector<std::string> abi_records() {
-  const std::string text = read_file(WARPSIM_SOURCE_DIR "/libcudart_shim/cuda_abi.h");
+// The ABI headers checked: cuda_abi.h and the per-feature parts that
+// include it (memory pools: cuda_abi_pool.h; graphs: cuda_abi_graph.h, and
+// cuda_abi_graph12.h with the records CUDA 12 introduced), each with the
+// first CUDA major that has its records.
+struct AbiHeader {
+  const char* file;
+  int since;
+};
+const AbiHeader kAbiHeaders[] = {
+    {"cuda_abi.h", 11}, {"cuda_abi_pool.h", 11}, {"cuda_abi_graph.h", 11}, {"cuda_abi_graph12.h", 12}};
+
+// The struct and union tags defined in the ABI headers.
+std::vector<std::string> abi_records(int major) {
   std::vector<std::string> names;
-  std::regex re(R"(\n(struct|union) (\w+) \{)");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it) {
-    const std::string name = (*it)[2];
-    if (name != "__fatBinC_Wrapper_t") names.push_back(name);  // not in the API headers
+  for (const AbiHeader& h : kAbiHeaders) {
+    if (major < h.since) continue;
+    const std::string text = read_file(std::string(WARPSIM_SOURCE_DIR "/libcudart_shim/") + h.file);
+    std::regex re(R"(\n(struct|union) (\w+) \{)");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it) {
+      const std::string name = (*it)[2];
+      if (name != "__fatBinC_Wrapper_t") names.push_back(name);  // not in the API headers
+    }
   }
   return names;
+}
+
+std::string abi_includes() {
+  std::string s;
+  for (const AbiHeader& h : kAbiHeaders) s += std::string("#include \"libcudart_shim/") + h.file + "\"\n";
+  return s;
 }
 
 // Runs clang on `source` and parses its record layouts by record name.
@@ -96,7 +116,11 @@ std::map<std::string, Layout> layouts(const std::string& source, const std::stri
       continue;
     }
     if (record.empty()) continue;
-    const std::string name = text.substr(text.find_last_of(' ') + 1);
+    // An anonymous member ("union X::(anonymous at file:line:col)") is named
+    // by where it is declared, which differs between the two headers.
+    const std::string name = text.find("(anonymous") != std::string::npos
+                                 ? std::string("(anonymous)")
+                                 : text.substr(text.find_last_of(' ') + 1);
     path.resize(depth - 1);
     path.push_back(name);
     std::string key;
@@ -114,11 +138,11 @@ std::string sizes_of(const std::vector<std::string>& names) {
 
 void compare(int major, const std::string& nvidia_include) {
   if (std::system("clang++ --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "clang++ not found";
-  const std::vector<std::string> names = abi_records();
+  const std::vector<std::string> names = abi_records(major);
   ASSERT_GT(names.size(), 10u);
   std::string ours_log, theirs_log;
   auto ours = layouts("#define WARPSIM_CUDA_MAJOR " + std::to_string(major) +
-                          "\n#include \"libcudart_shim/cuda_abi.h\"\n" + sizes_of(names),
+                          "\n" + abi_includes() + sizes_of(names),
                       "-I" WARPSIM_SOURCE_DIR, ours_log);
   auto theirs = layouts("#include <cuda_runtime_api.h>\n" + sizes_of(names),
                         "-isystem " + nvidia_include, theirs_log);

@@ -33,3 +33,16 @@ extern "C" __global__ void check_below(const int* v, int limit) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   assert(v[i] < limit);
 }
+
+// One thread prints n lines: rets[k] = what printf returned.
+extern "C" __global__ void print_lines(int* rets, int n) {
+  for (int k = 0; k < n; ++k) rets[k] = printf("line %d\n", k);
+}
+
+// Frees what heap_hoard-like kernels keep: p[i] from an earlier launch.
+extern "C" __global__ void heap_free_all(void** p) { free(p[blockIdx.x * blockDim.x + threadIdx.x]); }
+
+// Keeps one block per thread: p[i] = malloc(bytes).
+extern "C" __global__ void heap_keep(void** p, int bytes) {
+  p[blockIdx.x * blockDim.x + threadIdx.x] = malloc(bytes);
+}
