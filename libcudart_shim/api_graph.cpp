@@ -69,6 +69,8 @@ cudaError_t add_node(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNod
     n->host = tmp.host;
     n->event = tmp.event;
     n->child = std::move(tmp.child);
+    n->alloc = std::move(tmp.alloc);
+    n->free_address = tmp.free_address;
     r.graphs().added(n);
     *out = handle(n);
     return Error::Success;
@@ -147,7 +149,32 @@ Error event_param(Runtime& r, cudaEvent_t event, const void** out) {
 Error child_param(Runtime& r, cudaGraph_t child, std::unique_ptr<Graph>* out) {
   Graph* g = graph_of(r, child);
   if (g == nullptr) return Error::InvalidValue;
+  if (g->has_memory_nodes()) return Error::NotSupported;  // not in child graphs
   *out = g->clone();
+  return Error::Success;
+}
+
+// A graph allocation: pinned device memory of device 0, readable and
+// writable by it (the only device); the address goes back in *dptr.
+Error alloc_params(Runtime& r, const cudaMemPoolProps& props, const cudaMemAccessDesc* access,
+                   size_t access_count, size_t bytes, void** dptr, GraphNode& n) {
+  if (props.allocType != cudaMemAllocationTypePinned) return Error::InvalidValue;
+  if (props.location.type != cudaMemLocationTypeDevice) return Error::InvalidValue;
+  if (props.location.id != 0) return Error::InvalidDevice;
+  if (access_count != 0 && access == nullptr) return Error::InvalidValue;
+  for (size_t i = 0; i < access_count; ++i) {
+    if (access[i].location.type != cudaMemLocationTypeDevice) return Error::InvalidValue;
+    if (access[i].location.id != 0) return Error::InvalidDevice;
+    if (access[i].flags != cudaMemAccessFlagsProtReadWrite) return Error::InvalidValue;
+  }
+  if (Error e = r.graph_memory_allocate(bytes, &n.alloc); e != Error::Success) return e;
+  *dptr = reinterpret_cast<void*>(n.alloc->address);
+  return Error::Success;
+}
+
+Error free_param(Runtime& r, void* dptr, GraphNode& n) {
+  if (r.graph_allocation(reinterpret_cast<uintptr_t>(dptr)) == nullptr) return Error::InvalidValue;
+  n.free_address = reinterpret_cast<uintptr_t>(dptr);
   return Error::Success;
 }
 
@@ -307,6 +334,10 @@ Error generic_params(Runtime& r, cudaGraphNodeParams* p, GraphNode& n) {
     case cudaGraphNodeTypeEmpty: return Error::Success;
     case cudaGraphNodeTypeWaitEvent: return event_param(r, p->eventWait.event, &n.event);
     case cudaGraphNodeTypeEventRecord: return event_param(r, p->eventRecord.event, &n.event);
+    case cudaGraphNodeTypeMemAlloc:
+      return alloc_params(r, p->alloc.poolProps, p->alloc.accessDescs, p->alloc.accessDescCount,
+                          p->alloc.bytesize, &p->alloc.dptr, n);
+    case cudaGraphNodeTypeMemFree: return free_param(r, p->free.dptr, n);
   }
   return Error::NotSupported;  // allocation, semaphore and conditional nodes
 }
@@ -483,7 +514,10 @@ cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, cudaGraphNodeParams* pa
     GraphNode* n = node_of(r, node);
     if (n == nullptr || params == nullptr || static_cast<int>(n->type) != params->type)
       return Error::InvalidValue;
-    if (n->type == NodeType::Graph) return Error::InvalidValue;  // child graphs are fixed
+    // Child graphs and memory nodes cannot change.
+    if (n->type == NodeType::Graph || n->type == NodeType::MemAlloc ||
+        n->type == NodeType::MemFree)
+      return Error::InvalidValue;
     GraphNode tmp;
     if (Error e = generic_params(r, params, tmp); e != Error::Success) return e;
     n->kernel = std::move(tmp.kernel);
@@ -504,6 +538,7 @@ cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t nod
     if (x == nullptr || original == nullptr || params == nullptr) return Error::InvalidValue;
     GraphNode* n = x->node_for(original);
     if (n == nullptr || static_cast<int>(n->type) != params->type) return Error::InvalidValue;
+    if (n->type == NodeType::MemAlloc || n->type == NodeType::MemFree) return Error::InvalidValue;
     GraphNode tmp;
     if (Error e = generic_params(r, params, tmp); e != Error::Success) return e;
     if (n->type == NodeType::Graph) {
@@ -523,6 +558,65 @@ cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t nod
   });
 }
 #endif
+
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph,
+                                     const cudaGraphNode_t* deps, size_t count,
+                                     cudaMemAllocNodeParams* p) {
+  return add_node(node, graph, deps, count, NodeType::MemAlloc, [&](Runtime& r, GraphNode& n) {
+    if (p == nullptr) return Error::InvalidValue;
+    return alloc_params(r, p->poolProps, p->accessDescs, p->accessDescCount, p->bytesize, &p->dptr,
+                        n);
+  });
+}
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph,
+                                    const cudaGraphNode_t* deps, size_t count, void* dptr) {
+  return add_node(node, graph, deps, count, NodeType::MemFree,
+                  [&](Runtime& r, GraphNode& n) { return free_param(r, dptr, n); });
+}
+
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, cudaMemAllocNodeParams* p) {
+  return entry(kContext, [&](Runtime& r) {
+    GraphNode* n = node_of(r, node, NodeType::MemAlloc);
+    if (n == nullptr || p == nullptr) return Error::InvalidValue;
+    *p = cudaMemAllocNodeParams{};
+    p->poolProps.allocType = cudaMemAllocationTypePinned;
+    p->poolProps.location = cudaMemLocation{cudaMemLocationTypeDevice, 0};
+    p->bytesize = n->alloc->bytes;
+    p->dptr = reinterpret_cast<void*>(n->alloc->address);
+    return Error::Success;
+  });
+}
+
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void* dptr_out) {
+  return entry(kContext, [&](Runtime& r) {
+    GraphNode* n = node_of(r, node, NodeType::MemFree);
+    if (n == nullptr || dptr_out == nullptr) return Error::InvalidValue;
+    *static_cast<void**>(dptr_out) = reinterpret_cast<void*>(n->free_address);
+    return Error::Success;
+  });
+}
+
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr,
+                                           void* value) {
+  return entry(kContext, [&](Runtime& r) {
+    if (device != 0) return Error::InvalidDevice;
+    return r.graph_memory_attribute(attr, static_cast<uint64_t*>(value), false);
+  });
+}
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr,
+                                           void* value) {
+  return entry(kContext, [&](Runtime& r) {
+    if (device != 0) return Error::InvalidDevice;
+    return r.graph_memory_attribute(attr, static_cast<uint64_t*>(value), true);
+  });
+}
+cudaError_t cudaDeviceGraphMemTrim(int device) {
+  // Graph memory stays reserved while a graph holds its node, and is given
+  // back when the last one goes: there is no cached memory to trim.
+  return entry(kContext,
+               [&](Runtime&) { return device == 0 ? Error::Success : Error::InvalidDevice; });
+}
 
 cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
   return entry(kContext, [&](Runtime& r) {

@@ -3,6 +3,7 @@
 // rest): handles, node parameter structs, enumerations. Layouts are those of
 // the CUDA 11.8 / 12 / 13 headers (driver_types.h); sizes checked below.
 #include "libcudart_shim/cuda_abi.h"
+#include "libcudart_shim/cuda_abi_pool.h"
 
 typedef struct CUgraph_st* cudaGraph_t;
 typedef struct CUgraphNode_st* cudaGraphNode_t;
@@ -17,6 +18,15 @@ enum cudaGraphNodeType : int {
   cudaGraphNodeTypeEmpty = 5,
   cudaGraphNodeTypeWaitEvent = 6,
   cudaGraphNodeTypeEventRecord = 7,
+  cudaGraphNodeTypeMemAlloc = 10,
+  cudaGraphNodeTypeMemFree = 11,
+};
+
+enum cudaGraphMemAttributeType : int {
+  cudaGraphMemAttrUsedMemCurrent = 0,
+  cudaGraphMemAttrUsedMemHigh = 1,
+  cudaGraphMemAttrReservedMemCurrent = 2,
+  cudaGraphMemAttrReservedMemHigh = 3,
 };
 
 enum cudaGraphExecUpdateResult : int {
@@ -48,6 +58,16 @@ struct cudaHostNodeParams {
   cudaHostFn_t fn;
   void* userData;
 };
+
+// CUDA 11.4+: a graph allocation node's parameters (dptr is an output).
+struct cudaMemAllocNodeParams {
+  cudaMemPoolProps poolProps;
+  const cudaMemAccessDesc* accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void* dptr;
+};
+static_assert(sizeof(cudaMemAllocNodeParams) == 120);
 
 // Edge data (CUDA 12.3+) is 8 bytes per edge whose first three (from_port,
 // to_port, type) are zero for a full dependency, the only kind warpsim

@@ -54,6 +54,16 @@ struct cudaEventRecordNodeParams {
 struct cudaEventWaitNodeParams {
   cudaEvent_t event;
 };
+struct cudaMemAllocNodeParamsV2 {
+  cudaMemPoolProps poolProps;
+  const cudaMemAccessDesc* accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void* dptr;
+};
+struct cudaMemFreeNodeParams {
+  void* dptr;
+};
 struct cudaGraphNodeParams {
   cudaGraphNodeType type;
   int reserved0[3];
@@ -66,6 +76,8 @@ struct cudaGraphNodeParams {
     cudaChildGraphNodeParams graph;
     cudaEventWaitNodeParams eventWait;
     cudaEventRecordNodeParams eventRecord;
+    cudaMemAllocNodeParamsV2 alloc;
+    cudaMemFreeNodeParams free;
   };
   long long reserved2;
 };

@@ -19,6 +19,8 @@ const char* node_type_name(NodeType t) {
     case NodeType::Empty: return "empty";
     case NodeType::WaitEvent: return "wait-event";
     case NodeType::EventRecord: return "event-record";
+    case NodeType::MemAlloc: return "mem-alloc";
+    case NodeType::MemFree: return "mem-free";
   }
   return "?";
 }
@@ -124,6 +126,8 @@ std::unique_ptr<Graph> Graph::clone() const {
     c->host = n->host;
     c->event = n->event;
     if (n->child) c->child = n->child->clone();
+    c->alloc = n->alloc;
+    c->free_address = n->free_address;
     c->cloned_from = n.get();
     map[n.get()] = c.get();
     g->nodes_.push_back(std::move(c));
@@ -179,6 +183,12 @@ bool Graph::acyclic(const GraphNode** on_cycle) const {
   for (const auto& n : nodes_)
     if (n->child && !n->child->acyclic(on_cycle)) return false;
   return true;
+}
+
+bool Graph::has_memory_nodes() const {
+  for (const auto& n : nodes_)
+    if (n->type == NodeType::MemAlloc || n->type == NodeType::MemFree) return true;
+  return false;
 }
 
 void Graph::for_each_node(const std::function<void(GraphNode*)>& f) {
@@ -256,6 +266,12 @@ UpdateResult same_shape(const Graph& a, const Graph& b, const GraphNode** error_
     if (dx != dy) {
       if (error_node) *error_node = &y;
       return UpdateResult::TopologyChanged;
+    }
+    // Memory nodes cannot change: the executable graph's addresses are fixed.
+    if ((x.type == NodeType::MemAlloc && x.alloc->bytes != y.alloc->bytes) ||
+        (x.type == NodeType::MemFree && x.free_address != y.free_address)) {
+      if (error_node) *error_node = &y;
+      return UpdateResult::NotSupported;
     }
     if (x.type == NodeType::Graph) {
       UpdateResult r = same_shape(*x.child, *y.child, nullptr);

@@ -37,6 +37,8 @@ enum class NodeType : int {
   Empty = 5,
   WaitEvent = 6,
   EventRecord = 7,
+  MemAlloc = 10,
+  MemFree = 11,
 };
 const char* node_type_name(NodeType t);
 
@@ -64,6 +66,23 @@ struct HostParams {
   void* user = nullptr;
 };
 
+// The memory of a graph allocation node. Its address is fixed when the
+// node is created and stays reserved for as long as a graph or executable
+// graph holds the node (CUDA fixes it for the graph's life); a launch that
+// runs the node makes it live, a free node or cudaFree(Async) ends that.
+struct GraphAllocation {
+  uint64_t address = 0;
+  uint64_t bytes = 0;
+  bool live = false;
+  std::function<void(GraphAllocation&)> release;  // gives the memory back
+  GraphAllocation() = default;
+  GraphAllocation(const GraphAllocation&) = delete;
+  GraphAllocation& operator=(const GraphAllocation&) = delete;
+  ~GraphAllocation() {
+    if (release) release(*this);
+  }
+};
+
 class Graph;
 
 struct GraphNode {
@@ -76,6 +95,8 @@ struct GraphNode {
   HostParams host;
   const void* event = nullptr;  // WaitEvent, EventRecord
   std::unique_ptr<Graph> child;  // Graph: the graph's own copy of the child
+  std::shared_ptr<GraphAllocation> alloc;  // MemAlloc (shared by clones)
+  uint64_t free_address = 0;               // MemFree
   std::vector<GraphNode*> deps;        // incoming edges, in the order added
   std::vector<GraphNode*> dependents;  // outgoing edges
   const GraphNode* cloned_from = nullptr;
@@ -111,6 +132,8 @@ class Graph {
                          const GraphNode** on_cycle = nullptr) const;
   // Whether the graph (or a child graph in it) contains a cycle.
   bool acyclic(const GraphNode** on_cycle = nullptr) const;
+  // Whether it has memory allocation or free nodes (not allowed in child graphs).
+  bool has_memory_nodes() const;
 
   // Nodes of this graph and of its child graphs, recursively (for the table
   // of live handles).

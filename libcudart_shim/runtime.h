@@ -205,6 +205,16 @@ class Runtime {
   Error kernel_node_params(const void* function, functional::Dim3 grid, functional::Dim3 block,
                            uint64_t shared, void** args, void** extra, KernelParams* out);
   Error instantiate(GraphExec** exec, Graph& graph, uint64_t flags, GraphNode** error_node);
+  // Graph memory nodes: memory for a new allocation node (its address is
+  // fixed from now on), the allocation at an address (or nullptr), and
+  // cudaDeviceGet/SetGraphMemAttribute (attributes 0-3: used and reserved,
+  // current and high; only the high ones can be set, to 0).
+  Error graph_memory_allocate(uint64_t bytes, std::shared_ptr<GraphAllocation>* out);
+  GraphAllocation* graph_allocation(uint64_t address) const;
+  Error graph_memory_attribute(int attribute, uint64_t* value, bool set);
+  // A free (cudaFree, cudaFreeAsync, a free node) of graph memory: ends the
+  // live allocation at `address`; false when none is live there.
+  bool free_graph_memory(uint64_t address);
   Error launch_graph(GraphExec& exec, const void* stream, bool per_thread);
 
   // ---- launches (runtime_launch.cpp) --------------------------------------------------
@@ -288,10 +298,6 @@ class Runtime {
   // runs: whether it is to be recorded in the stream's capture instead
   // (*record), or an error when capture forbids it.
   Error capture_gate(Stream& stream, bool synchronous, bool* record);
-  // An operation on `stream` that cannot be captured (stream-ordered
-  // allocation: graph memory nodes are not modelled) fails, invalidating the
-  // capture, when the stream is capturing.
-  Error refuse_in_capture(Stream& stream);
   // Appends a node of `type` to `stream`'s capture; it becomes the stream's
   // only dependency.
   GraphNode* capture_node(Stream& stream, NodeType type);
@@ -325,6 +331,11 @@ class Runtime {
   std::unique_ptr<timing::Gpu> timing_;  // timing mode: runs the device's launches
   Registry registry_;
   StreamTable streams_;
+  // Graph allocations by address (declared before graphs_: the nodes' last
+  // references release their memory through it).
+  std::unordered_map<uint64_t, GraphAllocation*> graph_allocations_;
+  uint64_t graph_mem_used_ = 0, graph_mem_used_high_ = 0;
+  uint64_t graph_mem_reserved_ = 0, graph_mem_reserved_high_ = 0;
   GraphTable graphs_;
   CaptureTable captures_;
   struct NodeTiming {

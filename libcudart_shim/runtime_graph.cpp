@@ -38,14 +38,6 @@ Error Runtime::capture_gate(Stream& s, bool synchronous, bool* record) {
   return Error::Success;
 }
 
-Error Runtime::refuse_in_capture(Stream& s) {
-  bool record = false;
-  if (Error e = capture_gate(s, false, &record); e != Error::Success) return e;
-  if (!record) return Error::Success;
-  s.capture->invalidated = true;
-  return Error::StreamCaptureUnsupported;
-}
-
 Error Runtime::capture_forbids_unsafe_call() {
   if (node_timing_ != nullptr || !captures_.active()) return Error::Success;
   return captures_.refuse_unsafe_call() ? Error::StreamCaptureUnsupported : Error::Success;
@@ -331,6 +323,12 @@ Error Runtime::run_node(const GraphNode& n, double start_ns, double* end_ns) {
       if (Event* ev = streams_.event(n.event); ev && ev->recorded)
         timing.start_ns = std::max(timing.start_ns, ev->time_ns);
       break;
+    case NodeType::MemAlloc:
+      n.alloc->live = true;
+      graph_mem_used_ += n.alloc->bytes;
+      graph_mem_used_high_ = std::max(graph_mem_used_high_, graph_mem_used_);
+      break;
+    case NodeType::MemFree: (void)free_graph_memory(n.free_address); break;
     case NodeType::Empty:
     case NodeType::Graph: break;
   }
@@ -362,6 +360,58 @@ Error Runtime::run_graph(const Graph& graph, const GraphExec* exec, double start
   return Error::Success;
 }
 
+// ---- graph memory --------------------------------------------------------------------------
+
+Error Runtime::graph_memory_allocate(uint64_t bytes, std::shared_ptr<GraphAllocation>* out) {
+  if (bytes == 0) return Error::InvalidValue;
+  functional::Fault f;
+  const uint64_t a =
+      device_->memory().allocate(bytes, functional::AllocationKind::Device, "graph memory node", &f);
+  if (a == 0) return Error::MemoryAllocation;
+  auto g = std::make_shared<GraphAllocation>();
+  g->address = a;
+  g->bytes = bytes;
+  g->release = [this](GraphAllocation& m) {
+    if (m.live) graph_mem_used_ -= m.bytes;
+    graph_mem_reserved_ -= m.bytes;
+    graph_allocations_.erase(m.address);
+    (void)device_->memory().free(m.address);
+  };
+  graph_allocations_[a] = g.get();
+  graph_mem_reserved_ += bytes;
+  graph_mem_reserved_high_ = std::max(graph_mem_reserved_high_, graph_mem_reserved_);
+  stats_.add("runtime.graph.memory_nodes");
+  *out = std::move(g);
+  return Error::Success;
+}
+
+GraphAllocation* Runtime::graph_allocation(uint64_t address) const {
+  auto it = graph_allocations_.find(address);
+  return it == graph_allocations_.end() ? nullptr : it->second;
+}
+
+bool Runtime::free_graph_memory(uint64_t address) {
+  GraphAllocation* g = graph_allocation(address);
+  if (g == nullptr || !g->live) return false;
+  g->live = false;
+  graph_mem_used_ -= g->bytes;
+  return true;
+}
+
+Error Runtime::graph_memory_attribute(int attribute, uint64_t* value, bool set) {
+  if (value == nullptr || attribute < 0 || attribute > 3) return Error::InvalidValue;
+  uint64_t* const fields[] = {&graph_mem_used_, &graph_mem_used_high_, &graph_mem_reserved_,
+                              &graph_mem_reserved_high_};
+  if (!set) {
+    *value = *fields[attribute];
+    return Error::Success;
+  }
+  // Only the high watermarks can be set, and only back to 0 (to the current).
+  if ((attribute != 1 && attribute != 3) || *value != 0) return Error::InvalidValue;
+  *fields[attribute] = *fields[attribute - 1];
+  return Error::Success;
+}
+
 // ---- instantiate and launch ----------------------------------------------------------------
 
 Error Runtime::instantiate(GraphExec** exec, Graph& graph, uint64_t flags,
@@ -386,12 +436,24 @@ Error Runtime::launch_graph(GraphExec& exec, const void* stream, bool per_thread
   bool record = false;
   if (Error e = capture_gate(*s, false, &record); e != Error::Success) return e;
   if (record) {
-    // Launching a graph into a capturing stream captures it as a child graph.
+    // Launching a graph into a capturing stream captures it as a child
+    // graph, which may not hold memory nodes.
+    if (exec.graph().has_memory_nodes()) {
+      s->capture->invalidated = true;
+      return Error::StreamCaptureUnsupported;
+    }
     GraphNode* n = capture_node(*s, NodeType::Graph);
     n->child = exec.graph().clone();
     graphs_.added(n);
     return Error::Success;
   }
+  // An allocation the previous launch made must have been freed, unless the
+  // graph was instantiated to free it itself (AutoFreeOnLaunch).
+  for (const auto& n : exec.graph().nodes())
+    if (n->type == NodeType::MemAlloc && n->alloc->live) {
+      if ((exec.flags() & 1u) == 0) return Error::InvalidValue;
+      (void)free_graph_memory(n->alloc->address);
+    }
   const double start = streams_.schedule(*s, 0);
   double end = start;
   Error e = run_graph(exec.graph(), &exec, start, &end);

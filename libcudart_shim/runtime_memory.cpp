@@ -71,6 +71,11 @@ Error Runtime::malloc_device(void** ptr, uint64_t bytes) {
 
 Error Runtime::free_device(void* ptr, bool synchronous) {
   if (ptr == nullptr) return Error::Success;
+  // Graph memory: cudaFree ends the allocation a graph launch made.
+  if (graph_allocation(addr(ptr)) != nullptr) {
+    if (synchronous) synchronize();
+    return free_graph_memory(addr(ptr)) ? Error::Success : Error::InvalidValue;
+  }
   // cudaFree of stream-ordered (pool) memory is allowed: it waits for the
   // device, then the block goes back to its pool.
   if (MemPool* pool = pools_.owner(addr(ptr))) {

@@ -37,7 +37,17 @@ Error Runtime::pool_malloc(void** ptr, uint64_t bytes, const void* pool_handle, 
   Stream* s = streams_.resolve(stream, per_thread);
   if (s == nullptr) return Error::InvalidResourceHandle;
   *ptr = nullptr;
-  if (Error e = refuse_in_capture(*s); e != Error::Success) return e;
+  bool record = false;
+  if (Error e = capture_gate(*s, false, &record); e != Error::Success) return e;
+  if (record) {
+    // Captured: an allocation node, whose address is valid from now on.
+    if (bytes == 0) return Error::Success;
+    std::shared_ptr<GraphAllocation> g;
+    if (Error e = graph_memory_allocate(bytes, &g); e != Error::Success) return e;
+    *ptr = reinterpret_cast<void*>(g->address);
+    capture_node(*s, NodeType::MemAlloc)->alloc = std::move(g);
+    return Error::Success;
+  }
   if (bytes == 0) return Error::Success;  // like cudaMalloc(&p, 0): success, NULL
 
   PoolRequest at;
@@ -64,8 +74,18 @@ Error Runtime::pool_malloc(void** ptr, uint64_t bytes, const void* pool_handle, 
 Error Runtime::pool_free(void* ptr, const void* stream, bool per_thread) {
   Stream* s = streams_.resolve(stream, per_thread);
   if (s == nullptr) return Error::InvalidResourceHandle;
-  if (Error e = refuse_in_capture(*s); e != Error::Success) return e;
+  bool record = false;
+  if (Error e = capture_gate(*s, false, &record); e != Error::Success) return e;
+  if (record) {
+    // Captured: a free node, of graph memory only.
+    if (ptr == nullptr) return Error::Success;
+    if (graph_allocation(addr(ptr)) == nullptr) return Error::InvalidValue;
+    capture_node(*s, NodeType::MemFree)->free_address = addr(ptr);
+    return Error::Success;
+  }
   if (ptr == nullptr) return Error::Success;
+  if (graph_allocation(addr(ptr)) != nullptr)
+    return free_graph_memory(addr(ptr)) ? Error::Success : Error::InvalidValue;
   MemPool* pool = pools_.owner(addr(ptr));
   // cudaFreeAsync of cudaMalloc'ed memory is allowed: it frees it (without
   // waiting: the free is ordered in the stream, and work runs at submission).

@@ -142,6 +142,39 @@ TEST(GraphExec, UpdateRefusesOtherShapes) {
   EXPECT_EQ(x.update(more, &bad), UpdateResult::TopologyChanged);
 }
 
+TEST(GraphExec, MemoryNodesKeepTheirAllocationAcrossClonesAndRefuseChanges) {
+  int released = 0;
+  auto make = [&](uint64_t address, uint64_t bytes) {
+    auto a = std::make_shared<GraphAllocation>();
+    a->address = address;
+    a->bytes = bytes;
+    a->release = [&](GraphAllocation&) { ++released; };
+    return a;
+  };
+  {
+    Graph g;
+    GraphNode* m = add(g, NodeType::MemAlloc);
+    m->alloc = make(0x1000, 256);
+    GraphNode* f = add(g, NodeType::MemFree, {m});
+    f->free_address = 0x1000;
+    EXPECT_TRUE(g.has_memory_nodes());
+    GraphExec x(g, 0);
+    EXPECT_EQ(x.node_for(m)->alloc, m->alloc);  // the same memory, not a copy
+
+    Graph other;  // same shape, another size
+    GraphNode* m2 = add(other, NodeType::MemAlloc);
+    m2->alloc = make(0x2000, 512);
+    GraphNode* f2 = add(other, NodeType::MemFree, {m2});
+    f2->free_address = 0x1000;
+    const GraphNode* bad = nullptr;
+    EXPECT_EQ(x.update(other, &bad), UpdateResult::NotSupported);
+    EXPECT_EQ(bad, m2);
+    EXPECT_EQ(released, 0);
+  }
+  // Released once each, when the last holder (graph, executable graph) went.
+  EXPECT_EQ(released, 2);
+}
+
 TEST(GraphTable, KnowsLiveHandlesIncludingChildGraphs) {
   GraphTable t;
   Graph* g = t.create();
