@@ -29,6 +29,15 @@ cudaGraphNode_t handle(const GraphNode* n) {
   return reinterpret_cast<cudaGraphNode_t>(const_cast<GraphNode*>(n));
 }
 
+// Runs `f` on a live node of `type` (else cudaErrorInvalidValue).
+template <typename F>
+cudaError_t with_node(cudaGraphNode_t node, NodeType type, F&& f) {
+  return entry(kContext, [&](Runtime& r) {
+    GraphNode* n = node_of(r, node, type);
+    return n == nullptr ? Error::InvalidValue : f(r, *n);
+  });
+}
+
 // Fills a caller's array of `*count` entries (or reports the size when the
 // array is null), as every graph query does.
 template <typename T, typename F>
@@ -88,17 +97,6 @@ Error copy_params(Runtime& r, const cudaMemcpy3DParms* p, Copy3D* out) {
   Error e = Error::Success;
   *out = from_parms(*p, r, e);
   return e;
-}
-
-Copy3D linear_copy(void* dst, const void* src, size_t count, int kind) {
-  Copy3D c;
-  c.dst.ptr = dst;
-  c.dst.pitch = count;
-  c.src.ptr = src;
-  c.src.pitch = count;
-  c.width = count;
-  c.kind = kind;
-  return c;
 }
 
 Error linear_params(void* dst, const void* src, size_t count, int kind, Copy3D* out) {
@@ -576,23 +574,21 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph,
 }
 
 cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, cudaMemAllocNodeParams* p) {
-  return entry(kContext, [&](Runtime& r) {
-    GraphNode* n = node_of(r, node, NodeType::MemAlloc);
-    if (n == nullptr || p == nullptr) return Error::InvalidValue;
+  return with_node(node, NodeType::MemAlloc, [&](Runtime& r, GraphNode& n) {
+    if (p == nullptr) return Error::InvalidValue;
     *p = cudaMemAllocNodeParams{};
     p->poolProps.allocType = cudaMemAllocationTypePinned;
     p->poolProps.location = cudaMemLocation{cudaMemLocationTypeDevice, 0};
-    p->bytesize = n->alloc->bytes;
-    p->dptr = reinterpret_cast<void*>(n->alloc->address);
+    p->bytesize = n.alloc->bytes;
+    p->dptr = reinterpret_cast<void*>(n.alloc->address);
     return Error::Success;
   });
 }
 
 cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void* dptr_out) {
-  return entry(kContext, [&](Runtime& r) {
-    GraphNode* n = node_of(r, node, NodeType::MemFree);
-    if (n == nullptr || dptr_out == nullptr) return Error::InvalidValue;
-    *static_cast<void**>(dptr_out) = reinterpret_cast<void*>(n->free_address);
+  return with_node(node, NodeType::MemFree, [&](Runtime& r, GraphNode& n) {
+    if (dptr_out == nullptr) return Error::InvalidValue;
+    *static_cast<void**>(dptr_out) = reinterpret_cast<void*>(n.free_address);
     return Error::Success;
   });
 }
@@ -727,10 +723,9 @@ cudaError_t cudaGraphNodeGetDependentNodes_v2(cudaGraphNode_t node, cudaGraphNod
 // ---- node parameters -----------------------------------------------------------------------
 
 cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodeParams* p) {
-  return entry(kContext, [&](Runtime& r) {
-    GraphNode* n = node_of(r, node, NodeType::Kernel);
-    if (n == nullptr || p == nullptr) return Error::InvalidValue;
-    const KernelParams& k = n->kernel;
+  return with_node(node, NodeType::Kernel, [&](Runtime& r, GraphNode& n) {
+    if (p == nullptr) return Error::InvalidValue;
+    const KernelParams& k = n.kernel;
     p->func = const_cast<void*>(k.function);
     p->gridDim = dim3{k.grid.x, k.grid.y, k.grid.z};
     p->blockDim = dim3{k.block.x, k.block.y, k.block.z};
@@ -741,107 +736,87 @@ cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodePar
   });
 }
 cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelNodeParams* p) {
-  return entry(kContext, [&](Runtime& r) {
-    GraphNode* n = node_of(r, node, NodeType::Kernel);
-    if (n == nullptr) return Error::InvalidValue;
-    return kernel_params(r, p, &n->kernel);
+  return with_node(node, NodeType::Kernel, [&](Runtime& r, GraphNode& n) {
+    return kernel_params(r, p, &n.kernel);
   });
 }
 
 cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, cudaMemcpy3DParms* p) {
-  return entry(kContext, [&](Runtime& r) {
-    GraphNode* n = node_of(r, node, NodeType::Memcpy);
-    if (n == nullptr || p == nullptr) return Error::InvalidValue;
-    *p = to_parms(r, n->copy);
+  return with_node(node, NodeType::Memcpy, [&](Runtime& r, GraphNode& n) {
+    if (p == nullptr) return Error::InvalidValue;
+    *p = to_parms(r, n.copy);
     return Error::Success;
   });
 }
 cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const cudaMemcpy3DParms* p) {
-  return entry(kContext, [&](Runtime& r) {
-    GraphNode* n = node_of(r, node, NodeType::Memcpy);
-    if (n == nullptr) return Error::InvalidValue;
-    return copy_params(r, p, &n->copy);
+  return with_node(node, NodeType::Memcpy, [&](Runtime& r, GraphNode& n) {
+    return copy_params(r, p, &n.copy);
   });
 }
 cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void* dst, const void* src,
                                            size_t bytes, cudaMemcpyKind kind) {
-  return entry(kContext, [&](Runtime& r) {
-    GraphNode* n = node_of(r, node, NodeType::Memcpy);
-    if (n == nullptr) return Error::InvalidValue;
-    return linear_params(dst, src, bytes, kind, &n->copy);
+  return with_node(node, NodeType::Memcpy, [&](Runtime& r, GraphNode& n) {
+    return linear_params(dst, src, bytes, kind, &n.copy);
   });
 }
 
 cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, cudaMemsetParams* p) {
-  return entry(kContext, [&](Runtime& r) {
-    GraphNode* n = node_of(r, node, NodeType::Memset);
-    if (n == nullptr || p == nullptr) return Error::InvalidValue;
-    const MemsetParams& m = n->memset;
+  return with_node(node, NodeType::Memset, [&](Runtime& r, GraphNode& n) {
+    if (p == nullptr) return Error::InvalidValue;
+    const MemsetParams& m = n.memset;
     *p = cudaMemsetParams{m.dst, m.pitch, m.value, m.element_size, m.width, m.height};
     return Error::Success;
   });
 }
 cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const cudaMemsetParams* p) {
-  return entry(kContext, [&](Runtime& r) {
-    GraphNode* n = node_of(r, node, NodeType::Memset);
-    if (n == nullptr) return Error::InvalidValue;
-    return memset_params(r, p, &n->memset);
+  return with_node(node, NodeType::Memset, [&](Runtime& r, GraphNode& n) {
+    return memset_params(r, p, &n.memset);
   });
 }
 
 cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, cudaHostNodeParams* p) {
-  return entry(kContext, [&](Runtime& r) {
-    GraphNode* n = node_of(r, node, NodeType::Host);
-    if (n == nullptr || p == nullptr) return Error::InvalidValue;
-    *p = cudaHostNodeParams{n->host.fn, n->host.user};
+  return with_node(node, NodeType::Host, [&](Runtime& r, GraphNode& n) {
+    if (p == nullptr) return Error::InvalidValue;
+    *p = cudaHostNodeParams{n.host.fn, n.host.user};
     return Error::Success;
   });
 }
 cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const cudaHostNodeParams* p) {
-  return entry(kContext, [&](Runtime& r) {
-    GraphNode* n = node_of(r, node, NodeType::Host);
-    if (n == nullptr) return Error::InvalidValue;
-    return host_params(p, &n->host);
+  return with_node(node, NodeType::Host, [&](Runtime& r, GraphNode& n) {
+    return host_params(p, &n.host);
   });
 }
 
 cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t* graph) {
-  return entry(kContext, [&](Runtime& r) {
-    GraphNode* n = node_of(r, node, NodeType::Graph);
-    if (n == nullptr || graph == nullptr) return Error::InvalidValue;
-    *graph = reinterpret_cast<cudaGraph_t>(n->child.get());
+  return with_node(node, NodeType::Graph, [&](Runtime& r, GraphNode& n) {
+    if (graph == nullptr) return Error::InvalidValue;
+    *graph = reinterpret_cast<cudaGraph_t>(n.child.get());
     return Error::Success;
   });
 }
 
 cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* event) {
-  return entry(kContext, [&](Runtime& r) {
-    GraphNode* n = node_of(r, node, NodeType::EventRecord);
-    if (n == nullptr || event == nullptr) return Error::InvalidValue;
-    *event = static_cast<cudaEvent_t>(const_cast<void*>(n->event));
+  return with_node(node, NodeType::EventRecord, [&](Runtime& r, GraphNode& n) {
+    if (event == nullptr) return Error::InvalidValue;
+    *event = static_cast<cudaEvent_t>(const_cast<void*>(n.event));
     return Error::Success;
   });
 }
 cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
-  return entry(kContext, [&](Runtime& r) {
-    GraphNode* n = node_of(r, node, NodeType::EventRecord);
-    if (n == nullptr) return Error::InvalidValue;
-    return event_param(r, event, &n->event);
+  return with_node(node, NodeType::EventRecord, [&](Runtime& r, GraphNode& n) {
+    return event_param(r, event, &n.event);
   });
 }
 cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* event) {
-  return entry(kContext, [&](Runtime& r) {
-    GraphNode* n = node_of(r, node, NodeType::WaitEvent);
-    if (n == nullptr || event == nullptr) return Error::InvalidValue;
-    *event = static_cast<cudaEvent_t>(const_cast<void*>(n->event));
+  return with_node(node, NodeType::WaitEvent, [&](Runtime& r, GraphNode& n) {
+    if (event == nullptr) return Error::InvalidValue;
+    *event = static_cast<cudaEvent_t>(const_cast<void*>(n.event));
     return Error::Success;
   });
 }
 cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
-  return entry(kContext, [&](Runtime& r) {
-    GraphNode* n = node_of(r, node, NodeType::WaitEvent);
-    if (n == nullptr) return Error::InvalidValue;
-    return event_param(r, event, &n->event);
+  return with_node(node, NodeType::WaitEvent, [&](Runtime& r, GraphNode& n) {
+    return event_param(r, event, &n.event);
   });
 }
 

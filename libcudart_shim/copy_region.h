@@ -22,4 +22,16 @@ struct Copy3D {
   int kind = 4;
 };
 
+// A copy of `bytes` contiguous bytes.
+inline Copy3D linear_copy(void* dst, const void* src, uint64_t bytes, int kind) {
+  Copy3D c;
+  c.dst.ptr = dst;
+  c.dst.pitch = bytes;
+  c.src.ptr = src;
+  c.src.pitch = bytes;
+  c.width = bytes;
+  c.kind = kind;
+  return c;
+}
+
 }  // namespace warpsim::cudart

@@ -244,14 +244,7 @@ Error Runtime::memcpy(void* dst, const void* src, uint64_t bytes, int kind, cons
   if (Error e = view(device_->memory(), dst, bytes, dst_device, d); e != Error::Success) return e;
   if (Error e = view(device_->memory(), src, bytes, src_device, s); e != Error::Success) return e;
   if (record) {
-    Copy3D c;
-    c.dst.ptr = dst;
-    c.dst.pitch = bytes;
-    c.src.ptr = src;
-    c.src.pitch = bytes;
-    c.width = bytes;
-    c.kind = kind;
-    capture_node(*st, NodeType::Memcpy)->copy = c;
+    capture_node(*st, NodeType::Memcpy)->copy = linear_copy(dst, src, bytes, kind);
     return Error::Success;
   }
   std::memmove(d.host, s.host, bytes);
