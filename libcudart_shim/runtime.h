@@ -312,6 +312,18 @@ class Runtime {
   // Gives the device runtime its limits and queries (the configured GPU,
   // cudaLimitDevRuntimePendingLaunchCount...) before a launch.
   void configure_device_runtime();
+  // Runs one grid, from the host or the device: the threads' stack size,
+  // the timing model's resources for the kernel (`k` may be null for a
+  // kernel the program did not register), host time in *seconds.
+  functional::LaunchResult run_grid(const Binary& binary, const functional::KernelInfo& info,
+                                    const KernelEntry* k, functional::LaunchConfig cfg,
+                                    std::vector<uint8_t> params, double* seconds);
+  // Counts a grid that ran in its kernel's record and the statistics.
+  void account_grid(KernelEntry& k, const functional::LaunchResult& r, double seconds);
+  // The kernel's parameter block from cudaLaunchKernel-style `args` (one
+  // pointer per parameter); cudaErrorInvalidValue for a missing one.
+  static Error pack_arguments(const functional::KernelInfo& info, void** args,
+                              std::vector<uint8_t>* block);
   // Runs the work the grid `parent` launched on the device, and all that
   // work launches in turn, after the grid; returns its simulated duration.
   // A fault stops it all and becomes `parent`'s fault.

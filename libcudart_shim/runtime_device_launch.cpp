@@ -19,7 +19,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 
 #include "libcudart_shim/runtime.h"
@@ -112,17 +111,8 @@ double Runtime::run_device_item(Binary& binary, DeviceWork& w, functional::Launc
   cfg.block = w.block;
   cfg.dynamic_shared_bytes = w.shared_bytes;
   cfg.depth = w.depth;
-  cfg.local_bytes_per_thread = static_cast<uint32_t>(std::min<uint64_t>(
-      std::max({stack_limit_, info.resources.local_bytes, uint64_t{16} << 10}), 1u << 24));
-  if (timing_) {
-    const uint32_t regs = k != nullptr && k->registers != 0 ? k->registers
-                                                            : info.resources.reg32_with_callees;
-    timing_->prepare_launch(sm_resources(k != nullptr ? k->carveout : -1), regs);
-  }
-  const auto t0 = std::chrono::steady_clock::now();
-  functional::LaunchResult res = device_->launch(*binary.program, info, cfg, std::move(w.params));
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  double seconds = 0;
+  functional::LaunchResult res = run_grid(binary, info, k, cfg, std::move(w.params), &seconds);
   if (res.error == functional::LaunchError::InvalidConfiguration ||
       res.error == functional::LaunchError::InvalidValue) {
     // Checked at the device-side launch already; only a cluster shape the
@@ -135,14 +125,7 @@ double Runtime::run_device_item(Binary& binary, DeviceWork& w, functional::Launc
   max_device_depth_ = std::max(max_device_depth_, w.depth);
   stats_.set("runtime.device_launch_max_depth", uint64_t{max_device_depth_});
   KernelEntry unregistered;  // a kernel the program never registered: no per-kernel record
-  KernelEntry& entry = k != nullptr ? *k : unregistered;
-  entry.stats.launches++;
-  entry.stats.ctas += res.ctas;
-  entry.stats.warp_instructions += res.warp_instructions;
-  entry.stats.thread_instructions += res.thread_instructions;
-  entry.stats.cycles += res.cycles;
-  entry.stats.wall_seconds += seconds;
-  publish_launch(entry, res, seconds);
+  account_grid(k != nullptr ? *k : unregistered, res, seconds);
   double ns = kernel_duration_ns(res);
   // Its own children (run_device_work gives back their slots if it faulted).
   ns += run_device_work(binary, res);

@@ -238,12 +238,9 @@ Error Runtime::kernel_node_params(const void* function, functional::Dim3 grid,
   p.shared_bytes = shared;
   p.param_block.assign(k->info->resources.param_bytes, 0);
   for (const auto& slot : slots) p.param_offsets.push_back(slot.offset);
-  if (args != nullptr) {
-    for (size_t i = 0; i < slots.size(); ++i) {
-      if (args[i] == nullptr) return Error::InvalidValue;
-      std::memcpy(p.param_block.data() + slots[i].offset, args[i], slots[i].size);
-    }
-  } else if (extra != nullptr) {
+  if (args != nullptr || extra == nullptr) {
+    if (Error e = pack_arguments(*k->info, args, &p.param_block); e != Error::Success) return e;
+  } else {
     // CU_LAUNCH_PARAM_BUFFER_POINTER (1), CU_LAUNCH_PARAM_BUFFER_SIZE (2),
     // CU_LAUNCH_PARAM_END (0): one packed parameter buffer.
     const void* buffer = nullptr;
@@ -259,8 +256,6 @@ Error Runtime::kernel_node_params(const void* function, functional::Dim3 grid,
     }
     if (buffer == nullptr || size < p.param_block.size()) return Error::InvalidValue;
     std::memcpy(p.param_block.data(), buffer, p.param_block.size());
-  } else if (!slots.empty()) {
-    return Error::InvalidValue;
   }
   p.rebuild_pointers();
   *out = std::move(p);

@@ -139,22 +139,13 @@ Error Runtime::launch(const LaunchRequest& r) {
   }
 
   const functional::KernelInfo& info = *k->info;
-  const auto& slots = info.resources.params;
-  if (!slots.empty() && r.args == nullptr) return Error::InvalidValue;
-  std::vector<uint8_t> params(info.resources.param_bytes, 0);
-  for (size_t i = 0; i < slots.size(); ++i) {
-    if (r.args[i] == nullptr) return Error::InvalidValue;
-    std::memcpy(params.data() + slots[i].offset, r.args[i], slots[i].size);
-  }
+  std::vector<uint8_t> params;
+  if (Error e = pack_arguments(info, r.args, &params); e != Error::Success) return e;
 
   functional::LaunchConfig cfg;
   cfg.grid = r.grid;
   cfg.block = r.block;
   cfg.dynamic_shared_bytes = static_cast<uint32_t>(dynamic);
-  // The executor's frames are PTX frames, not the (smaller) SASS ones: never
-  // give a thread less than 16 KiB (untouched stack costs nothing).
-  cfg.local_bytes_per_thread = static_cast<uint32_t>(std::min<uint64_t>(
-      std::max({stack_limit_, info.resources.local_bytes, uint64_t{16} << 10}), 1u << 24));
   cfg.cluster = r.cluster;
   if (r.cooperative) {
     // The grid barrier's workspace, zeroed for each launch.
@@ -170,25 +161,13 @@ Error Runtime::launch(const LaunchRequest& r) {
   }
 
   flush_printf();  // earlier kernels' output first
-  if (timing_)
-    timing_->prepare_launch(sm_resources(k->carveout),
-                            k->registers != 0 ? k->registers : info.resources.reg32_with_callees);
-  configure_device_runtime();  // limits of the grid's device-side launches
-  const auto t0 = std::chrono::steady_clock::now();
-  functional::LaunchResult res = device_->launch(*k->binary->program, info, cfg, std::move(params));
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
+  double seconds = 0;
+  functional::LaunchResult res =
+      run_grid(*k->binary, info, k, cfg, std::move(params), &seconds);
   if (res.error == functional::LaunchError::InvalidConfiguration ||
       res.error == functional::LaunchError::InvalidValue)
     return error_for(res.error);
-  k->stats.launches++;
-  k->stats.ctas += res.ctas;
-  k->stats.warp_instructions += res.warp_instructions;
-  k->stats.thread_instructions += res.thread_instructions;
-  k->stats.cycles += res.cycles;
-  k->stats.wall_seconds += seconds;
-  publish_launch(*k, res, seconds);
+  account_grid(*k, res, seconds);
   // Dynamic parallelism: what the grid launched runs after it, in its place
   // on the timeline (runtime_device_launch.cpp).
   double duration = kernel_duration_ns(res);
@@ -203,6 +182,48 @@ Error Runtime::launch(const LaunchRequest& r) {
     stats_.add("runtime.kernel_faults");
   }
   return Error::Success;
+}
+
+Error Runtime::pack_arguments(const functional::KernelInfo& info, void** args,
+                              std::vector<uint8_t>* block) {
+  const auto& slots = info.resources.params;
+  if (!slots.empty() && args == nullptr) return Error::InvalidValue;
+  block->assign(info.resources.param_bytes, 0);
+  for (size_t i = 0; i < slots.size(); ++i) {
+    if (args[i] == nullptr) return Error::InvalidValue;
+    std::memcpy(block->data() + slots[i].offset, args[i], slots[i].size);
+  }
+  return Error::Success;
+}
+
+functional::LaunchResult Runtime::run_grid(const Binary& binary,
+                                           const functional::KernelInfo& info,
+                                           const KernelEntry* k, functional::LaunchConfig cfg,
+                                           std::vector<uint8_t> params, double* seconds) {
+  // The executor's frames are PTX frames, not the (smaller) SASS ones: never
+  // give a thread less than 16 KiB (untouched stack costs nothing).
+  cfg.local_bytes_per_thread = static_cast<uint32_t>(std::min<uint64_t>(
+      std::max({stack_limit_, info.resources.local_bytes, uint64_t{16} << 10}), 1u << 24));
+  if (timing_) {
+    const uint32_t regs = k != nullptr && k->registers != 0 ? k->registers
+                                                            : info.resources.reg32_with_callees;
+    timing_->prepare_launch(sm_resources(k != nullptr ? k->carveout : -1), regs);
+  }
+  configure_device_runtime();  // limits of the grid's device-side launches
+  const auto t0 = std::chrono::steady_clock::now();
+  functional::LaunchResult res = device_->launch(*binary.program, info, cfg, std::move(params));
+  *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return res;
+}
+
+void Runtime::account_grid(KernelEntry& k, const functional::LaunchResult& r, double seconds) {
+  k.stats.launches++;
+  k.stats.ctas += r.ctas;
+  k.stats.warp_instructions += r.warp_instructions;
+  k.stats.thread_instructions += r.thread_instructions;
+  k.stats.cycles += r.cycles;
+  k.stats.wall_seconds += seconds;
+  publish_launch(k, r, seconds);
 }
 
 Error Runtime::kernel_attributes(const void* function, KernelAttributes* out) {
