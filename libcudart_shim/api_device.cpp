@@ -400,12 +400,16 @@ cudaError_t cudaSetDoubleForHost(double* d) {
 
 // ---- errors and versions ------------------------------------------------------------------
 
+// The thread's last error is what the last failing call returned, a sticky
+// error included: cudaGetLastError reports it once and resets it, even while
+// the context stays broken (every call that needs the context fails again
+// and records the error again). Measured on an H100 with CUDA 13
+// (docs/runtime-shim.md, "Behaviour measured on a GPU").
 cudaError_t cudaGetLastError() {
   Runtime& r = rt();
   std::lock_guard lock(r.mutex());
   Error e = Runtime::last_error();
   Runtime::last_error() = Error::Success;
-  if (e == Error::Success) e = r.sticky_error();
   if (e == Error::Success) e = r.init_error();
   return static_cast<cudaError_t>(e);
 }
@@ -414,7 +418,6 @@ cudaError_t cudaPeekAtLastError() {
   Runtime& r = rt();
   std::lock_guard lock(r.mutex());
   Error e = Runtime::last_error();
-  if (e == Error::Success) e = r.sticky_error();
   if (e == Error::Success) e = r.init_error();
   return static_cast<cudaError_t>(e);
 }

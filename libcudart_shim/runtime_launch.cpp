@@ -82,21 +82,28 @@ Error Runtime::check_launch(const KernelEntry& k, const LaunchRequest& r, uint64
   const GpuConfig& g = config_.gpu;
   const Dim3& grid = r.grid;
   const Dim3& block = r.block;
+  // CUDA 13's runtime reports a grid or block the device cannot run, and a
+  // block beyond the kernel's own limit, as cudaErrorInvalidValue (measured
+  // on an H100: docs/runtime-shim.md, "Behaviour measured on a GPU"); CUDA
+  // 11 and 12 as cudaErrorInvalidConfiguration and cudaErrorLaunchOutOfResources.
+  const bool cuda13 = abi_major_ >= 13;
+  const Error bad_shape = cuda13 ? Error::InvalidValue : Error::InvalidConfiguration;
+  const Error beyond_kernel = cuda13 ? Error::InvalidValue : Error::LaunchOutOfResources;
   if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
-    return Error::InvalidConfiguration;
+    return bad_shape;
   if (grid.x > g.max_grid_dim[0] || grid.y > g.max_grid_dim[1] || grid.z > g.max_grid_dim[2])
-    return Error::InvalidConfiguration;
+    return bad_shape;
   if (block.x > g.max_block_dim[0] || block.y > g.max_block_dim[1] ||
       block.z > g.max_block_dim[2] || block.count() > g.max_threads_per_block)
-    return Error::InvalidConfiguration;
+    return bad_shape;
   // Beyond the kernel's own limit (__launch_bounds__, or registers) the
   // driver refuses the launch for lack of resources.
   const uint32_t threads = static_cast<uint32_t>(block.count());
   if (uint32_t bound = declared_max_threads(k); bound != 0 && threads > bound)
-    return Error::LaunchOutOfResources;
+    return beyond_kernel;
   if (k.registers_from_cubin) {
     const auto occ = functional::compute_occupancy(sm_resources(), {threads, k.registers, 0});
-    if (occ.by_registers == 0) return Error::LaunchOutOfResources;
+    if (occ.by_registers == 0) return beyond_kernel;
   }
   // Shared memory: dynamic beyond the kernel's allowance (48 KiB minus its
   // static shared memory unless cudaFuncAttributeMaxDynamicSharedMemorySize
@@ -228,7 +235,14 @@ void Runtime::account_grid(KernelEntry& k, const functional::LaunchResult& r, do
 
 Error Runtime::kernel_attributes(const void* function, KernelAttributes* out) {
   KernelEntry* k = nullptr;
-  if (Error e = load_kernel(function, &k); e != Error::Success) return e;
+  if (Error e = load_kernel(function, &k); e != Error::Success) {
+    // CUDA 12+ takes a function it does not know for a cudaKernel_t handle;
+    // CUDA 13 then reports an invalid handle (measured on an H100).
+    if (e == Error::InvalidDeviceFunction && abi_major_ >= 13 &&
+        registry_.kernel(function) == nullptr)
+      return Error::InvalidResourceHandle;
+    return e;
+  }
   const functional::KernelInfo& info = *k->info;
   const GpuConfig& g = config_.gpu;
   KernelAttributes a;

@@ -10,9 +10,11 @@
 //     (the program captures its own stderr around the launch and the synchronisation, checks
 //     both lines, then copies what it captured to stderr); cudaDeviceSynchronize returns
 //     cudaErrorAssert;
-//  4. the error is sticky: cudaGetLastError keeps returning it, cudaMalloc, cudaMemcpy,
-//     cudaStreamSynchronize, cudaDeviceSynchronize and a later launch all fail with it;
-//     queries that need no context (cudaGetErrorName) still work.
+//  4. the error is sticky: cudaMalloc, cudaMemcpy, cudaStreamSynchronize,
+//     cudaDeviceSynchronize and a later launch all fail with it; like any failing call each
+//     becomes the thread's last error, which cudaGetLastError reports once (measured on an
+//     H100 with CUDA 13: it does not keep returning a sticky error); queries that need no
+//     context (cudaGetErrorName) still work.
 //
 // Sources: CUDA C++ Programming Guide, "Assertion" ("each thread for which expression is
 // equal to zero prints a message to stderr after synchronization with the host ... Any
@@ -134,12 +136,14 @@ int main() {
   expect_assert_line(err, "void check_positive(const int *, int *): block: [1,0,0], "
                           "thread: [0,1,0] Assertion `v[i] > 0` failed.");
 
-  // 4. sticky: everything that needs the context fails with cudaErrorAssert
-  CHECK_RET(cudaGetLastError(), cudaErrorAssert);
-  CHECK_RET(cudaGetLastError(), cudaErrorAssert);
+  // 4. sticky: everything that needs the context fails with cudaErrorAssert; the failed
+  // synchronisation is the thread's last error, reported once
   CHECK_RET(cudaPeekAtLastError(), cudaErrorAssert);
+  CHECK_RET(cudaGetLastError(), cudaErrorAssert);
+  CHECK_RET(cudaGetLastError(), cudaSuccess);
   int* d_more = nullptr;
   CHECK_RET(cudaMalloc(&d_more, 64), cudaErrorAssert);
+  CHECK_RET(cudaGetLastError(), cudaErrorAssert);
   CHECK_RET(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost), cudaErrorAssert);
   CHECK_RET(cudaStreamSynchronize(0), cudaErrorAssert);
   check_positive_ndebug<<<1, 1>>>(d_v, d_out);

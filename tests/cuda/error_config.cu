@@ -1,8 +1,9 @@
 // error_config.cu - launch configuration errors are reported at launch and are not sticky.
 //
-// Covers: launches that can never run are rejected with cudaErrorInvalidConfiguration
-// ("a kernel launch is requesting resources that can never be satisfied by the current device
-// ... requesting too many threads or blocks"): blockDim.x = 2048, blockDim 32x32x2 (2048
+// Covers: launches that can never run are rejected with cudaErrorInvalidConfiguration up to
+// CUDA 12 ("a kernel launch is requesting resources that can never be satisfied by the current
+// device ... requesting too many threads or blocks") and cudaErrorInvalidValue with CUDA 13
+// (measured on an H100; EXPECTED_BAD_LAUNCH_SHAPE in cuda_check.h): blockDim.x = 2048, blockDim 32x32x2 (2048
 // threads), blockDim.z = 65 (limit 64), gridDim.y = 70000 (limit 65535), a grid of 0 blocks,
 // a block of 0 threads; the error is returned by cudaGetLastError once and then cleared
 // (cudaGetLastError "resets it to cudaSuccess"), cudaPeekAtLastError returns it without
@@ -33,15 +34,15 @@ __global__ void iota(int* out, int n) {
 static int* g_flag = nullptr;
 
 // Launches `mark` with the given shape; it must be rejected with
-// cudaErrorInvalidConfiguration and must not run.
+// EXPECTED_BAD_LAUNCH_SHAPE and must not run.
 static void expect_invalid_launch(const char* what, dim3 grid, dim3 block) {
   CHECK(cudaMemset(g_flag, 0, sizeof(int)));
   mark<<<grid, block>>>(g_flag, 1);
   cudaError_t first = cudaGetLastError();
   cudaError_t second = cudaGetLastError();
-  EXPECT(first == cudaErrorInvalidConfiguration,
-         "%s: cudaGetLastError after launch = %s (%d), expected cudaErrorInvalidConfiguration",
-         what, cudaGetErrorName(first), (int)first);
+  EXPECT(first == EXPECTED_BAD_LAUNCH_SHAPE,
+         "%s: cudaGetLastError after launch = %s (%d), expected %s", what,
+         cudaGetErrorName(first), (int)first, cudaGetErrorName(EXPECTED_BAD_LAUNCH_SHAPE));
   EXPECT(second == cudaSuccess, "%s: second cudaGetLastError = %s (%d), expected cudaSuccess",
          what, cudaGetErrorName(second), (int)second);
   CHECK(cudaDeviceSynchronize());
@@ -73,9 +74,9 @@ int main() {
 
   // cudaPeekAtLastError does not clear; cudaGetLastError does.
   mark<<<1, 2048>>>(g_flag, 1);
-  CHECK_RET(cudaPeekAtLastError(), cudaErrorInvalidConfiguration);
-  CHECK_RET(cudaPeekAtLastError(), cudaErrorInvalidConfiguration);
-  CHECK_RET(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  CHECK_RET(cudaPeekAtLastError(), EXPECTED_BAD_LAUNCH_SHAPE);
+  CHECK_RET(cudaPeekAtLastError(), EXPECTED_BAD_LAUNCH_SHAPE);
+  CHECK_RET(cudaGetLastError(), EXPECTED_BAD_LAUNCH_SHAPE);
   CHECK_RET(cudaPeekAtLastError(), cudaSuccess);
   CHECK_RET(cudaGetLastError(), cudaSuccess);
 
@@ -83,7 +84,7 @@ int main() {
   mark<<<dim3(1, 70000), 1>>>(g_flag, 1);
   int dev = -1;
   CHECK(cudaGetDevice(&dev));
-  CHECK_RET(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  CHECK_RET(cudaGetLastError(), EXPECTED_BAD_LAUNCH_SHAPE);
   CHECK_RET(cudaGetLastError(), cudaSuccess);
 
   // cudaLaunchKernel returns the error itself (and records it like any failing call).
@@ -92,12 +93,12 @@ int main() {
     int value = 1;
     void* args[] = {&flag, &value};
     CHECK_RET(cudaLaunchKernel((const void*)mark, dim3(1), dim3(4096), args, 0, 0),
-              cudaErrorInvalidConfiguration);
-    CHECK_RET(cudaGetLastError(), cudaErrorInvalidConfiguration);
+              EXPECTED_BAD_LAUNCH_SHAPE);
+    CHECK_RET(cudaGetLastError(), EXPECTED_BAD_LAUNCH_SHAPE);
     CHECK_RET(cudaGetLastError(), cudaSuccess);
     CHECK_RET(cudaLaunchKernel((const void*)mark, dim3(0, 1, 1), dim3(1), args, 0, 0),
-              cudaErrorInvalidConfiguration);
-    CHECK_RET(cudaGetLastError(), cudaErrorInvalidConfiguration);
+              EXPECTED_BAD_LAUNCH_SHAPE);
+    CHECK_RET(cudaGetLastError(), EXPECTED_BAD_LAUNCH_SHAPE);
     CHECK_RET(cudaGetLastError(), cudaSuccess);
   }
 

@@ -14,7 +14,8 @@
 //  - cudaOccupancyMaxPotentialBlockSize (a multiple of 32, <= 1024, <= the launch bound, minimum
 //    grid size > 0); cudaOccupancyAvailableDynamicSMemPerBlock;
 //  - cudaFuncGetAttributes on a host function -> cudaErrorInvalidDeviceFunction (the only error
-//    documented for it).
+//    documented for it) up to CUDA 12; cudaErrorInvalidResourceHandle with CUDA 13 (measured on
+//    an H100: the runtime takes an unknown function for a cudaKernel_t handle).
 //
 // Build: nvcc -cudart shared -o func_attrs func_attrs.cu
 #include <cstdio>
@@ -200,8 +201,14 @@ int main() {
   // ---- not a kernel ----
   {
     cudaFuncAttributes a;
+#if CUDART_VERSION >= 13000
+    // CUDA 13 takes an unknown function for a cudaKernel_t handle (measured on an H100).
+    CHECK_FAILS(cudaFuncGetAttributes(&a, (const void*)not_a_kernel),
+                cudaErrorInvalidResourceHandle);
+#else
     CHECK_FAILS(cudaFuncGetAttributes(&a, (const void*)not_a_kernel),
                 cudaErrorInvalidDeviceFunction);
+#endif
   }
 
   CHECK(cudaDeviceSynchronize());

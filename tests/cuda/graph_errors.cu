@@ -89,7 +89,7 @@ int main() {
   kp.gridDim = dim3(1);
   kp.blockDim = dim3(2048);  // more threads than a block may have
   kp.kernelParams = args;
-  CHECK_FAILS(cudaGraphAddKernelNode(&x, g, nullptr, 0, &kp), cudaErrorInvalidConfiguration);
+  CHECK_FAILS(cudaGraphAddKernelNode(&x, g, nullptr, 0, &kp), EXPECTED_BAD_LAUNCH_SHAPE);
   size_t n = 0;
   CHECK(cudaGraphGetNodes(g, nullptr, &n));
   EXPECT(n == 3, "failed additions left nodes behind: %zu nodes", n);

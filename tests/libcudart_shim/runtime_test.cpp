@@ -148,7 +148,7 @@ struct Wrapper {
 
 class RuntimeTest : public ::testing::Test {
  protected:
-  RuntimeTest() : rt(13, SimConfig{}) {}
+  explicit RuntimeTest(int cuda_major = 13) : rt(cuda_major, SimConfig{}) {}
   Runtime rt;
 };
 
@@ -305,7 +305,8 @@ constexpr const char* kAdd = "_Z3addPKiS0_Pii";
 
 class LoadedRuntimeTest : public RuntimeTest {
  protected:
-  LoadedRuntimeTest() : fatbin(read_fixture("ptx75_sm80.fatbin")) {
+  explicit LoadedRuntimeTest(int cuda_major = 13)
+      : RuntimeTest(cuda_major), fatbin(read_fixture("ptx75_sm80.fatbin")) {
     wrapper.data = fatbin.data();
     Binary* b = rt.registry().add_binary(&wrapper);
     rt.registry().add_function(*b, &scale_stub, kScale);
@@ -353,8 +354,34 @@ TEST_F(LoadedRuntimeTest, AttributesComeFromTheCubin) {
   ASSERT_EQ(rt.occupancy(&blocks, &add_stub, 256, 0, 0), Error::Success);
   EXPECT_EQ(blocks, 8);
   EXPECT_EQ(rt.occupancy(&blocks, &add_stub, 0, 0, 0), Error::InvalidValue);
+  // CUDA 13 takes an unknown function for a cudaKernel_t handle (measured on an H100).
+  int not_a_kernel = 0;
+  EXPECT_EQ(rt.kernel_attributes(&not_a_kernel, &a), Error::InvalidResourceHandle);
+}
+
+// The same program as seen by the CUDA 12 runtime, where launch-configuration and
+// function errors have the codes documented before CUDA 13.
+class LoadedCuda12RuntimeTest : public LoadedRuntimeTest {
+ protected:
+  LoadedCuda12RuntimeTest() : LoadedRuntimeTest(12) {}
+};
+
+TEST_F(LoadedCuda12RuntimeTest, ConfigurationErrorsHaveTheirCuda12Codes) {
+  KernelAttributes a;
   int not_a_kernel = 0;
   EXPECT_EQ(rt.kernel_attributes(&not_a_kernel, &a), Error::InvalidDeviceFunction);
+  uint64_t v = 0;
+  void* args[] = {&v, &v, &v, &v};
+  LaunchRequest r;
+  r.function = &add_stub;
+  r.grid = {1, 1, 1};
+  r.args = args;
+  r.block = {2048, 1, 1};
+  EXPECT_EQ(rt.launch(r), Error::InvalidConfiguration);
+  r.block = {32, 1, 1};
+  r.grid = {1, 70000, 1};
+  EXPECT_EQ(rt.launch(r), Error::InvalidConfiguration);
+  EXPECT_EQ(rt.stats().counter("runtime.kernels_launched"), 0u);
 }
 
 TEST_F(LoadedRuntimeTest, InvalidLaunchesAreRefusedWithoutTouchingTheContext) {
@@ -364,17 +391,18 @@ TEST_F(LoadedRuntimeTest, InvalidLaunchesAreRefusedWithoutTouchingTheContext) {
   r.function = &add_stub;
   r.grid = {1, 1, 1};
   r.args = args;
+  // CUDA 13: cudaErrorInvalidValue for a shape the device cannot run (measured on an H100).
   r.block = {2048, 1, 1};
-  EXPECT_EQ(rt.launch(r), Error::InvalidConfiguration);
+  EXPECT_EQ(rt.launch(r), Error::InvalidValue);
   r.block = {32, 32, 2};
-  EXPECT_EQ(rt.launch(r), Error::InvalidConfiguration);
+  EXPECT_EQ(rt.launch(r), Error::InvalidValue);
   r.block = {1, 1, 65};
-  EXPECT_EQ(rt.launch(r), Error::InvalidConfiguration);
+  EXPECT_EQ(rt.launch(r), Error::InvalidValue);
   r.block = {32, 1, 1};
   r.grid = {0, 1, 1};
-  EXPECT_EQ(rt.launch(r), Error::InvalidConfiguration);
+  EXPECT_EQ(rt.launch(r), Error::InvalidValue);
   r.grid = {1, 70000, 1};
-  EXPECT_EQ(rt.launch(r), Error::InvalidConfiguration);
+  EXPECT_EQ(rt.launch(r), Error::InvalidValue);
   r.grid = {1, 1, 1};
   r.shared_bytes = 64 << 10;  // over the default 48 KiB without the opt-in
   EXPECT_EQ(rt.launch(r), Error::InvalidValue);
