@@ -38,6 +38,9 @@ cudaError_t stream_query(cudaStream_t stream, bool pt) {
       s->capture->invalidated = true;
       return Error::StreamCaptureUnsupported;
     }
+    // The legacy stream waits for the blocking streams, and so for the work
+    // of a capture in one of them (measured on an H100).
+    if (s->legacy && r.captures().refuse_legacy_stream_use()) return Error::StreamCaptureImplicit;
     return Error::Success;
   });
 }
@@ -472,9 +475,7 @@ cudaError_t cudaEventQuery(cudaEvent_t event) {
   return entry(kContext, [&](Runtime& r) {
     Event* e = r.streams().event(event);
     if (e == nullptr) return Error::InvalidResourceHandle;
-    if (e->captured_in != 0 && r.captures().find(e->captured_in) != nullptr)
-      return Error::CapturedEvent;
-    return Error::Success;
+    return r.host_waits_for_event(*e);
   });
 }
 

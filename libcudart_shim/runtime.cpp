@@ -321,8 +321,7 @@ Error Runtime::stream_synchronize(const void* handle, bool per_thread) {
 Error Runtime::event_synchronize(const void* handle) {
   Event* e = streams_.event(handle);
   if (e == nullptr) return Error::InvalidResourceHandle;
-  if (e->captured_in != 0 && captures_.find(e->captured_in) != nullptr)
-    return Error::CapturedEvent;
+  if (Error err = host_waits_for_event(*e); err != Error::Success) return err;
   flush_printf();
   if (e->recorded) streams_.host_waits_for(e->time_ns);
   release_pool_memory();

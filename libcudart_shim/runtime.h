@@ -201,6 +201,12 @@ class Runtime {
   // stream synchronisation) while a capture prohibits it: the error to
   // return, or Success.
   Error capture_forbids_unsafe_call();
+  // cudaEventQuery / cudaEventSynchronize of `e` while captures may be
+  // active (measured on an H100 with CUDA 13): an event recorded in a
+  // capture stands for work that has not run, so waiting for it fails with
+  // cudaErrorCapturedEvent and invalidates that capture (cudaErrorInvalidValue
+  // once it is invalidated); any other event is a potentially unsafe call.
+  Error host_waits_for_event(Event& e);
   // Node parameters from a kernel launch (arguments copied).
   Error kernel_node_params(const void* function, functional::Dim3 grid, functional::Dim3 block,
                            uint64_t shared, void** args, void** extra, KernelParams* out);

@@ -43,6 +43,15 @@ Error Runtime::capture_forbids_unsafe_call() {
   return captures_.refuse_unsafe_call() ? Error::StreamCaptureUnsupported : Error::Success;
 }
 
+Error Runtime::host_waits_for_event(Event& e) {
+  if (CaptureSession* s = e.captured_in ? captures_.find(e.captured_in) : nullptr) {
+    if (s->invalidated) return Error::InvalidValue;
+    s->invalidated = true;
+    return Error::CapturedEvent;
+  }
+  return capture_forbids_unsafe_call();
+}
+
 GraphNode* Runtime::capture_node(Stream& s, NodeType type) {
   GraphNode* n = nullptr;
   // The stream's dependencies are nodes of its capture graph by construction.

@@ -11,7 +11,13 @@
 //    (cudaStreamBeginCaptureToGraph);
 //  - cudaGraphExecKernelNodeSetParams and cudaGraphExecUpdate on a captured graph;
 //  - the capture modes: cudaMalloc is refused during a global capture (and the capture is
-//    invalidated), allowed in relaxed mode; cudaThreadExchangeStreamCaptureMode.
+//    invalidated), allowed in relaxed mode; cudaThreadExchangeStreamCaptureMode;
+//  - the host cannot wait for a captured event: cudaEventSynchronize / cudaEventQuery fail with
+//    cudaErrorCapturedEvent and invalidate the capture (cudaErrorInvalidValue once it is
+//    invalidated); during a global capture, waiting for or querying an ordinary event is
+//    refused (cudaErrorStreamCaptureUnsupported) and so is querying the legacy stream while a
+//    blocking stream captures (cudaErrorStreamCaptureImplicit), each invalidating the capture
+//    (all measured on an H100 with CUDA 13).
 #define TEST_NAME "graph_capture"
 #include "cuda_check.h"
 #include "graph_compat.h"
@@ -182,9 +188,6 @@ static void test_fork_join() {
   cudaStreamCaptureStatus st;
   CHECK(cudaStreamIsCapturing(s1, &st));
   EXPECT(st == cudaStreamCaptureStatusActive, "s1 did not join the capture (status %d)", (int)st);
-  // A captured event cannot be waited for by the host.
-  CHECK_FAILS(cudaEventSynchronize(fork), cudaErrorCapturedEvent);
-  CHECK_FAILS(cudaEventQuery(fork), cudaErrorCapturedEvent);
   scale<<<N / 2 / 256, 256, 0, s1>>>(d, 3.0f, N / 2);
   scale<<<N / 2 / 256, 256, 0, s2>>>(d + N / 2, 5.0f, N / 2);
   CHECK(cudaEventRecord(j1, s1));
@@ -420,6 +423,73 @@ static void test_modes() {
   CHECK(cudaStreamDestroy(s));
 }
 
+// Starts a capture in s0 with one kernel, forked into s1 through `ev`.
+static void begin_forked_capture(cudaStream_t s0, cudaStream_t s1, cudaEvent_t ev, float* d,
+                                 cudaStreamCaptureMode mode) {
+  CHECK(cudaStreamBeginCapture(s0, mode));
+  scale<<<N / 256, 256, 0, s0>>>(d, 2.0f, N);
+  CHECK(cudaEventRecord(ev, s0));
+  CHECK(cudaStreamWaitEvent(s1, ev, 0));
+}
+
+// The capture of s0 (and s1 with it) was invalidated: further work is refused and the capture
+// ends without a graph.
+static void expect_invalidated(cudaStream_t s0, cudaStream_t s1, float* d) {
+  cudaStreamCaptureStatus st;
+  CHECK(cudaStreamIsCapturing(s1, &st));
+  EXPECT(st == cudaStreamCaptureStatusInvalidated, "s1: status %d", (int)st);
+  scale<<<N / 256, 256, 0, s1>>>(d, 2.0f, N);
+  CHECK_RET(cudaGetLastError(), cudaErrorStreamCaptureInvalidated);
+  cudaGraph_t g = (cudaGraph_t)0x1;
+  CHECK_FAILS(cudaStreamEndCapture(s0, &g), cudaErrorStreamCaptureInvalidated);
+  EXPECT(g == nullptr, "an invalidated capture returned a graph");
+  CHECK(cudaStreamIsCapturing(s1, &st));
+  EXPECT(st == cudaStreamCaptureStatusNone, "s1 still capturing after the end (status %d)",
+         (int)st);
+}
+
+static void test_host_waits_during_capture() {
+  cudaStream_t s0, s1;
+  CHECK(cudaStreamCreate(&s0));  // blocking streams: the legacy stream waits for them
+  CHECK(cudaStreamCreate(&s1));
+  cudaEvent_t ev, other;
+  CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+  CHECK(cudaEventCreateWithFlags(&other, cudaEventDisableTiming));
+  CHECK(cudaEventRecord(other, 0));
+  CHECK(cudaDeviceSynchronize());
+  float* d;
+  CHECK(cudaMalloc(&d, N * sizeof(float)));
+
+  // A captured event, in a thread-local and in a relaxed capture.
+  const cudaStreamCaptureMode modes[2] = {cudaStreamCaptureModeThreadLocal,
+                                          cudaStreamCaptureModeRelaxed};
+  for (int m = 0; m < 2; ++m) {
+    begin_forked_capture(s0, s1, ev, d, modes[m]);
+    CHECK_FAILS(cudaEventSynchronize(ev), cudaErrorCapturedEvent);
+    CHECK_FAILS(cudaEventQuery(ev), cudaErrorInvalidValue);
+    expect_invalidated(s0, s1, d);
+    begin_forked_capture(s0, s1, ev, d, modes[m]);
+    CHECK_FAILS(cudaEventQuery(ev), cudaErrorCapturedEvent);
+    expect_invalidated(s0, s1, d);
+  }
+  // Global mode: an ordinary event, the legacy stream.
+  begin_forked_capture(s0, s1, ev, d, cudaStreamCaptureModeGlobal);
+  CHECK_FAILS(cudaEventQuery(other), cudaErrorStreamCaptureUnsupported);
+  expect_invalidated(s0, s1, d);
+  begin_forked_capture(s0, s1, ev, d, cudaStreamCaptureModeGlobal);
+  CHECK_FAILS(cudaEventSynchronize(other), cudaErrorStreamCaptureUnsupported);
+  expect_invalidated(s0, s1, d);
+  begin_forked_capture(s0, s1, ev, d, cudaStreamCaptureModeGlobal);
+  CHECK_FAILS(cudaStreamQuery(0), cudaErrorStreamCaptureImplicit);
+  expect_invalidated(s0, s1, d);
+
+  CHECK(cudaFree(d));
+  CHECK(cudaEventDestroy(ev));
+  CHECK(cudaEventDestroy(other));
+  CHECK(cudaStreamDestroy(s0));
+  CHECK(cudaStreamDestroy(s1));
+}
+
 int main() {
   test_captured_sequence();
   test_fork_join();
@@ -428,6 +498,7 @@ int main() {
   test_capture_to_graph_and_dependencies();
 #endif
   test_modes();
+  test_host_waits_during_capture();
   CHECK(cudaDeviceSynchronize());
   return report_pass();
 }

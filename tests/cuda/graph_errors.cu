@@ -118,10 +118,12 @@ int main() {
   CHECK(cudaGraphDestroy(other));
   CHECK(cudaGraphDestroy(g));
 
-  // A faulting kernel in a graph: out of bounds by a long way.
+  // A faulting kernel in a graph: out of bounds by a long way (1 GiB past a small allocation:
+  // an illegal address on a GPU too; where an address lands decides which fault an H100
+  // reports - 256 MiB past this allocation was cudaErrorInvalidAddressSpace there).
   cudaGraph_t fg;
   CHECK(cudaGraphCreate(&fg, 0));
-  int* wild = d + (64 << 20);
+  int* wild = d + (256 << 20);
   void* fargs[] = {&wild, &v};
   kp.kernelParams = fargs;
   cudaGraphNode_t fk, after;

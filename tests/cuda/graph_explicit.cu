@@ -21,9 +21,10 @@ __global__ void fill_index(int* x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] = i;
 }
+// Atomic: the diamond's two axpy branches update y concurrently on a GPU.
 __global__ void axpy(int* y, const int* x, int a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] += a * x[i];
+  if (i < n) atomicAdd(&y[i], a * x[i]);
 }
 __global__ void add_table(int* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
