@@ -156,9 +156,12 @@ Error child_param(Runtime& r, cudaGraph_t child, std::unique_ptr<Graph>* out) {
 // writable by it (the only device); the address goes back in *dptr.
 Error alloc_params(Runtime& r, const cudaMemPoolProps& props, const cudaMemAccessDesc* access,
                    size_t access_count, size_t bytes, void** dptr, GraphNode& n) {
+  // Measured on an H100: host memory is not supported, any other location
+  // that is not device 0 is an invalid argument.
   if (props.allocType != cudaMemAllocationTypePinned) return Error::InvalidValue;
+  if (props.location.type == cudaMemLocationTypeHost) return Error::NotSupported;
   if (props.location.type != cudaMemLocationTypeDevice) return Error::InvalidValue;
-  if (props.location.id != 0) return Error::InvalidDevice;
+  if (props.location.id != 0) return Error::InvalidValue;
   if (access_count != 0 && access == nullptr) return Error::InvalidValue;
   for (size_t i = 0; i < access_count; ++i) {
     if (access[i].location.type != cudaMemLocationTypeDevice) return Error::InvalidValue;
@@ -608,10 +611,11 @@ cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType
   });
 }
 cudaError_t cudaDeviceGraphMemTrim(int device) {
-  // Graph memory stays reserved while a graph holds its node, and is given
-  // back when the last one goes: there is no cached memory to trim.
-  return entry(kContext,
-               [&](Runtime&) { return device == 0 ? Error::Success : Error::InvalidDevice; });
+  return entry(kContext, [&](Runtime& r) {
+    if (device != 0) return Error::InvalidDevice;
+    r.graph_memory_trim();
+    return Error::Success;
+  });
 }
 
 cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {

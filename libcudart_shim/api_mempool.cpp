@@ -49,7 +49,7 @@ Runtime::PoolProps props_of(const cudaMemPoolProps& p) {
     return Error::InvalidValue;
   switch (location->type) {
     case cudaMemLocationTypeDevice:
-      if (location->id != 0) return Error::InvalidDevice;
+      if (location->id != 0) return Error::InvalidValue;  // measured on an H100
       return type == cudaMemAllocationTypePinned ? Error::Success : Error::NotSupported;
     case cudaMemLocationTypeHost:
     case cudaMemLocationTypeHostNuma:

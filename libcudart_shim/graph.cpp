@@ -220,7 +220,15 @@ std::string Graph::to_dot(const std::string& name) const {
 
 GraphExec::GraphExec(const Graph& graph, uint64_t flags) : graph_(graph.clone()), flags_(flags) {
   graph_->topological_order(order_);
-  for (const auto& n : graph_->nodes()) from_original_[n->cloned_from] = n.get();
+  for (const auto& n : graph_->nodes()) {
+    from_original_[n->cloned_from] = n.get();
+    if (n->type == NodeType::MemAlloc) ++n->alloc->executables;
+  }
+}
+
+GraphExec::~GraphExec() {
+  for (const auto& n : graph_->nodes())
+    if (n->type == NodeType::MemAlloc) --n->alloc->executables;
 }
 
 GraphNode* GraphExec::node_for(const GraphNode* original) const {

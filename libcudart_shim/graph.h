@@ -74,6 +74,7 @@ struct GraphAllocation {
   uint64_t address = 0;
   uint64_t bytes = 0;
   bool live = false;
+  uint32_t executables = 0;  // executable graphs made with the node (CUDA allows one at a time)
   std::function<void(GraphAllocation&)> release;  // gives the memory back
   GraphAllocation() = default;
   GraphAllocation(const GraphAllocation&) = delete;
@@ -163,6 +164,9 @@ class GraphExec {
  public:
   // Instantiates a snapshot of `graph` (which must be acyclic).
   GraphExec(const Graph& graph, uint64_t flags);
+  ~GraphExec();
+  GraphExec(const GraphExec&) = delete;
+  GraphExec& operator=(const GraphExec&) = delete;
 
   const Graph& graph() const { return *graph_; }
   uint64_t flags() const { return flags_; }

@@ -16,6 +16,10 @@ uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
 
 // ---- MemPool ---------------------------------------------------------------------------------
 
+MemPool::MemPool(uint64_t max_size)
+    : max_size_(max_size > ~uint64_t{0} - kChunkGranularity ? 0
+                                                             : round_up(max_size, kChunkGranularity)) {}
+
 Error MemPool::allocate(functional::DeviceMemory& memory, uint64_t bytes, const PoolRequest& at,
                         PoolAllocation* out) {
   if (bytes == 0 || bytes > ~uint64_t{0} - kChunkGranularity) return Error::MemoryAllocation;

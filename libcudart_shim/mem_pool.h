@@ -3,9 +3,13 @@
 // cudaFreeAsync, cudaMemPool*), independent of any CUDA major's ABI.
 //
 // The model is the one CUDA documents for its driver: a pool reserves device
-// memory in chunks of a 2 MiB granularity (each chunk is one
-// functional::DeviceMemory allocation, so reserved memory is what
-// cudaMemGetInfo sees as used) and carves blocks out of them. A block freed
+// memory in chunks (each chunk is one functional::DeviceMemory allocation, so
+// reserved memory is what cudaMemGetInfo sees as used) and carves blocks out
+// of them. The chunk granularity is what an H100 with CUDA 13 showed: 32 MiB
+// (a 1 MiB block reserves 32 MiB, cudaMemGetInfo's free memory drops by as
+// much; a 3 MiB block after it fits in the same chunk), and a pool's maxSize
+// is rounded up to it (a 4 MiB pool served 25 MiB of blocks, then refused
+// 10 MiB more). A block freed
 // with cudaFreeAsync goes back to the pool, not to the device, and a later
 // allocation reuses it - the same address comes back - when CUDA's reuse
 // rules allow (below). Chunks whose blocks are all free go back to the
@@ -69,12 +73,13 @@ struct PoolAllocation {
 
 class MemPool {
  public:
-  static constexpr uint64_t kChunkGranularity = uint64_t{2} << 20;  // 2 MiB, as the driver
+  static constexpr uint64_t kChunkGranularity = uint64_t{32} << 20;  // measured on an H100
   static constexpr uint64_t kBlockAlignment = 256;  // what every CUDA allocation promises
   static constexpr uint64_t kNoStream = ~uint64_t{0};  // a free block merged from several streams
 
-  // `max_size`: cudaMemPoolProps::maxSize, 0 = the device's memory.
-  explicit MemPool(uint64_t max_size = 0) : max_size_(max_size) {}
+  // `max_size`: cudaMemPoolProps::maxSize (rounded up to the chunk
+  // granularity), 0 = the device's memory.
+  explicit MemPool(uint64_t max_size = 0);
   MemPool(const MemPool&) = delete;
   MemPool& operator=(const MemPool&) = delete;
 

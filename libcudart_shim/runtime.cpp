@@ -229,6 +229,7 @@ Error Runtime::reset() {
   streams_.host_waits_for(streams_.all_done_ns());
   captures_.reset();
   graphs_.reset();
+  graph_mem_mapped_ = graph_mem_used_high_ = graph_mem_reserved_high_ = 0;
   streams_.reset();
   registry_.new_generation();
   sticky_ = Error::Success;

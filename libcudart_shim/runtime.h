@@ -212,12 +212,14 @@ class Runtime {
                            uint64_t shared, void** args, void** extra, KernelParams* out);
   Error instantiate(GraphExec** exec, Graph& graph, uint64_t flags, GraphNode** error_node);
   // Graph memory nodes: memory for a new allocation node (its address is
-  // fixed from now on), the allocation at an address (or nullptr), and
+  // fixed from now on), the allocation at an address (or nullptr),
   // cudaDeviceGet/SetGraphMemAttribute (attributes 0-3: used and reserved,
-  // current and high; only the high ones can be set, to 0).
+  // current and high; only the high ones can be set, to 0), and
+  // cudaDeviceGraphMemTrim.
   Error graph_memory_allocate(uint64_t bytes, std::shared_ptr<GraphAllocation>* out);
   GraphAllocation* graph_allocation(uint64_t address) const;
   Error graph_memory_attribute(int attribute, uint64_t* value, bool set);
+  void graph_memory_trim();
   // A free (cudaFree, cudaFreeAsync, a free node) of graph memory: ends the
   // live allocation at `address`; false when none is live there.
   bool free_graph_memory(uint64_t address);
@@ -352,8 +354,10 @@ class Runtime {
   // Graph allocations by address (declared before graphs_: the nodes' last
   // references release their memory through it).
   std::unordered_map<uint64_t, GraphAllocation*> graph_allocations_;
-  uint64_t graph_mem_used_ = 0, graph_mem_used_high_ = 0;
-  uint64_t graph_mem_reserved_ = 0, graph_mem_reserved_high_ = 0;
+  // Graph memory as the driver accounts it (runtime_graph.cpp): bytes of
+  // live graph allocations, and the physical memory mapped for graphs.
+  uint64_t graph_mem_live_ = 0, graph_mem_mapped_ = 0;
+  uint64_t graph_mem_used_high_ = 0, graph_mem_reserved_high_ = 0;
   GraphTable graphs_;
   CaptureTable captures_;
   struct NodeTiming {

@@ -64,6 +64,8 @@ GraphNode* Runtime::capture_node(Stream& s, NodeType type) {
 
 namespace {
 
+uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
+
 // Removes from a dependency set the nodes that another member already
 // depends on (a join after a fork need not depend on the fork point again).
 void drop_implied(std::vector<GraphNode*>& deps) {
@@ -329,8 +331,13 @@ Error Runtime::run_node(const GraphNode& n, double start_ns, double* end_ns) {
       break;
     case NodeType::MemAlloc:
       n.alloc->live = true;
-      graph_mem_used_ += n.alloc->bytes;
-      graph_mem_used_high_ = std::max(graph_mem_used_high_, graph_mem_used_);
+      graph_mem_live_ += n.alloc->bytes;
+      if (graph_mem_live_ > graph_mem_mapped_) {
+        // The driver maps physical memory for graphs in pool chunks.
+        graph_mem_mapped_ = round_up(graph_mem_live_, MemPool::kChunkGranularity);
+        graph_mem_used_high_ = std::max(graph_mem_used_high_, graph_mem_mapped_);
+        graph_mem_reserved_high_ = std::max(graph_mem_reserved_high_, graph_mem_mapped_);
+      }
       break;
     case NodeType::MemFree: (void)free_graph_memory(n.free_address); break;
     case NodeType::Empty:
@@ -365,6 +372,15 @@ Error Runtime::run_graph(const Graph& graph, const GraphExec* exec, double start
 }
 
 // ---- graph memory --------------------------------------------------------------------------
+//
+// Each allocation node has its own device address range from its creation
+// (functional results need nothing more). The attributes follow what an H100
+// with CUDA 13 reports (docs/runtime-shim.md, "Graph memory nodes"): nothing
+// is reserved when a graph is captured or instantiated; the first launch that
+// allocates maps physical memory in 32 MiB chunks (a 4 KiB allocation: 32 MiB,
+// 40 MiB: 64 MiB), and it stays mapped - used and reserved alike - after the
+// graph frees the allocation, after the graph and its executable are destroyed,
+// until cudaDeviceGraphMemTrim gives back what live allocations do not need.
 
 Error Runtime::graph_memory_allocate(uint64_t bytes, std::shared_ptr<GraphAllocation>* out) {
   if (bytes == 0) return Error::InvalidValue;
@@ -376,14 +392,11 @@ Error Runtime::graph_memory_allocate(uint64_t bytes, std::shared_ptr<GraphAlloca
   g->address = a;
   g->bytes = bytes;
   g->release = [this](GraphAllocation& m) {
-    if (m.live) graph_mem_used_ -= m.bytes;
-    graph_mem_reserved_ -= m.bytes;
+    if (m.live) graph_mem_live_ -= m.bytes;
     graph_allocations_.erase(m.address);
     (void)device_->memory().free(m.address);
   };
   graph_allocations_[a] = g.get();
-  graph_mem_reserved_ += bytes;
-  graph_mem_reserved_high_ = std::max(graph_mem_reserved_high_, graph_mem_reserved_);
   stats_.add("runtime.graph.memory_nodes");
   *out = std::move(g);
   return Error::Success;
@@ -398,22 +411,26 @@ bool Runtime::free_graph_memory(uint64_t address) {
   GraphAllocation* g = graph_allocation(address);
   if (g == nullptr || !g->live) return false;
   g->live = false;
-  graph_mem_used_ -= g->bytes;
+  graph_mem_live_ -= g->bytes;
   return true;
 }
 
 Error Runtime::graph_memory_attribute(int attribute, uint64_t* value, bool set) {
   if (value == nullptr || attribute < 0 || attribute > 3) return Error::InvalidValue;
-  uint64_t* const fields[] = {&graph_mem_used_, &graph_mem_used_high_, &graph_mem_reserved_,
-                              &graph_mem_reserved_high_};
+  // Used and reserved memory are both what is mapped for graphs.
+  uint64_t* const highs[] = {nullptr, &graph_mem_used_high_, nullptr, &graph_mem_reserved_high_};
   if (!set) {
-    *value = *fields[attribute];
+    *value = highs[attribute] ? *highs[attribute] : graph_mem_mapped_;
     return Error::Success;
   }
   // Only the high watermarks can be set, and only back to 0 (to the current).
-  if ((attribute != 1 && attribute != 3) || *value != 0) return Error::InvalidValue;
-  *fields[attribute] = *fields[attribute - 1];
+  if (highs[attribute] == nullptr || *value != 0) return Error::InvalidValue;
+  *highs[attribute] = graph_mem_mapped_;
   return Error::Success;
+}
+
+void Runtime::graph_memory_trim() {
+  graph_mem_mapped_ = round_up(graph_mem_live_, MemPool::kChunkGranularity);
 }
 
 // ---- instantiate and launch ----------------------------------------------------------------
@@ -429,6 +446,10 @@ Error Runtime::instantiate(GraphExec** exec, Graph& graph, uint64_t flags,
     if (error_node) *error_node = const_cast<GraphNode*>(on_cycle);
     return Error::InvalidValue;
   }
+  // A graph with allocation nodes has one executable graph at a time
+  // (measured on an H100: the second instantiation is cudaErrorNotSupported).
+  for (const auto& n : graph.nodes())
+    if (n->type == NodeType::MemAlloc && n->alloc->executables > 0) return Error::NotSupported;
   *exec = graphs_.instantiate(graph, flags);
   stats_.add("runtime.graph.instantiations");
   return Error::Success;

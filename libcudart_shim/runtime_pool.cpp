@@ -105,7 +105,9 @@ Error Runtime::pool_create(void** pool, const PoolProps& p) {
   if ((p.handle_types & ~kHandlePosixFd) != 0) return Error::NotSupported;
   switch (p.location_type) {
     case kLocationDevice:
-      if (p.location_id != 0) return Error::InvalidDevice;
+      // A device that does not exist in the properties is an invalid
+      // argument (measured on an H100), not cudaErrorInvalidDevice.
+      if (p.location_id != 0) return Error::InvalidValue;
       break;
     case kLocationHost:
     case kLocationHostNuma:
@@ -138,7 +140,7 @@ Error Runtime::current_pool(void** pool, int device) {
 }
 
 Error Runtime::set_current_pool(int device, const void* pool) {
-  if (device != 0) return Error::InvalidDevice;
+  if (device != 0) return Error::InvalidValue;  // as an H100 measured reports it
   MemPool* p = pools_.find(pool);
   if (p == nullptr) return Error::InvalidValue;
   pools_.set_current(p);

@@ -7,7 +7,11 @@
 //    cudaGraphInstantiateFlagAutoFreeOnLaunch;
 //  - hand-built cudaGraphAddMemAllocNode / cudaGraphAddMemFreeNode and their parameter getters;
 //  - cudaDeviceGetGraphMemAttribute (used / reserved, current and high) and resetting the high
-//    watermark; cudaDeviceGraphMemTrim;
+//    watermark; cudaDeviceGraphMemTrim. As an H100 with CUDA 13 reports them: nothing is
+//    reserved before the first launch that allocates; that launch maps 32 MiB chunks, which
+//    stay mapped - used and reserved alike - after the graph frees the memory and after the
+//    graph is destroyed, until cudaDeviceGraphMemTrim;
+//  - one executable graph at a time for a graph with allocation nodes (cudaErrorNotSupported);
 //  - errors: bad pool properties, a free node of memory that is not graph memory, a graph with
 //    memory nodes as a child graph.
 #define TEST_NAME "graph_memory"
@@ -24,6 +28,7 @@ __global__ void copy(int* dst, const int* src, int n) {
 }
 
 static const int N = 1024;
+static const unsigned long long kGraphChunk = 32ull << 20;  // what an H100 maps for graphs
 
 static unsigned long long graph_mem(cudaGraphMemAttributeType a) {
   unsigned long long v = 0;
@@ -61,10 +66,16 @@ static void test_captured_allocation() {
   void* freed = nullptr;
   CHECK(cudaGraphMemFreeNodeGetParams(nodes[3], &freed));
   EXPECT(freed == scratch, "free node parameter");
-  EXPECT(graph_mem(cudaGraphMemAttrReservedMemCurrent) >= N * sizeof(int), "nothing reserved");
+  EXPECT(graph_mem(cudaGraphMemAttrReservedMemCurrent) == 0, "reserved %llu during capture",
+         graph_mem(cudaGraphMemAttrReservedMemCurrent));
 
   cudaGraphExec_t exec;
   CHECK(instantiate(&exec, g));
+  EXPECT(graph_mem(cudaGraphMemAttrReservedMemCurrent) == 0, "reserved %llu by instantiation",
+         graph_mem(cudaGraphMemAttrReservedMemCurrent));
+  // One executable graph at a time for a graph with memory nodes.
+  cudaGraphExec_t second;
+  CHECK_FAILS(instantiate(&second, g), cudaErrorNotSupported);
   int h[N];
   for (int rep = 0; rep < 3; ++rep) {
     CHECK(cudaMemsetAsync(out, 0, N * sizeof(int), s));
@@ -74,15 +85,33 @@ static void test_captured_allocation() {
     for (int i = 0; i < N; ++i)
       if (h[i] != 7 + i) FAIL("launch %d: out[%d] = %d, expected %d", rep, i, h[i], 7 + i);
   }
-  EXPECT(graph_mem(cudaGraphMemAttrUsedMemCurrent) == 0, "freed inside the graph, still used");
-  EXPECT(graph_mem(cudaGraphMemAttrUsedMemHigh) >= N * sizeof(int), "used high watermark");
+  // Freed inside the graph, the memory stays mapped for it.
+  EXPECT(graph_mem(cudaGraphMemAttrUsedMemCurrent) == kGraphChunk &&
+             graph_mem(cudaGraphMemAttrReservedMemCurrent) == kGraphChunk,
+         "used %llu reserved %llu after the launches", graph_mem(cudaGraphMemAttrUsedMemCurrent),
+         graph_mem(cudaGraphMemAttrReservedMemCurrent));
+  EXPECT(graph_mem(cudaGraphMemAttrUsedMemHigh) == kGraphChunk, "used high watermark %llu",
+         graph_mem(cudaGraphMemAttrUsedMemHigh));
   unsigned long long zero = 0;
   CHECK(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &zero));
-  EXPECT(graph_mem(cudaGraphMemAttrUsedMemHigh) == 0, "high watermark not reset");
+  EXPECT(graph_mem(cudaGraphMemAttrUsedMemHigh) == kGraphChunk, "high watermark %llu after a "
+         "reset, current %llu", graph_mem(cudaGraphMemAttrUsedMemHigh), kGraphChunk);
   unsigned long long one = 1;
   CHECK_FAILS(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &one),
               cudaErrorInvalidValue);
+  // Trimming gives back what no live allocation needs, even with the executable graph alive.
   CHECK(cudaDeviceGraphMemTrim(0));
+  EXPECT(graph_mem(cudaGraphMemAttrUsedMemCurrent) == 0 &&
+             graph_mem(cudaGraphMemAttrReservedMemCurrent) == 0,
+         "used %llu reserved %llu after cudaDeviceGraphMemTrim",
+         graph_mem(cudaGraphMemAttrUsedMemCurrent), graph_mem(cudaGraphMemAttrReservedMemCurrent));
+  EXPECT(graph_mem(cudaGraphMemAttrReservedMemHigh) == kGraphChunk, "reserved high %llu",
+         graph_mem(cudaGraphMemAttrReservedMemHigh));
+  CHECK(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &zero));
+  CHECK(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrReservedMemHigh, &zero));
+  EXPECT(graph_mem(cudaGraphMemAttrUsedMemHigh) == 0 &&
+             graph_mem(cudaGraphMemAttrReservedMemHigh) == 0,
+         "high watermarks not reset");
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(g));
   CHECK(cudaFree(out));
@@ -103,7 +132,10 @@ static void test_allocation_outlives_graph() {
   CHECK(instantiate(&exec, g));
   CHECK(cudaGraphLaunch(exec, s));
   CHECK(cudaStreamSynchronize(s));
-  EXPECT(graph_mem(cudaGraphMemAttrUsedMemCurrent) == N * sizeof(int), "used %llu",
+  EXPECT(graph_mem(cudaGraphMemAttrUsedMemCurrent) == kGraphChunk, "used %llu",
+         graph_mem(cudaGraphMemAttrUsedMemCurrent));
+  CHECK(cudaDeviceGraphMemTrim(0));  // the live allocation keeps its chunk
+  EXPECT(graph_mem(cudaGraphMemAttrUsedMemCurrent) == kGraphChunk, "used %llu after trimming",
          graph_mem(cudaGraphMemAttrUsedMemCurrent));
   int h[N];
   CHECK(cudaMemcpy(h, result, sizeof(h), cudaMemcpyDeviceToHost));
@@ -164,8 +196,11 @@ static void test_explicit_nodes_and_errors() {
   bad.poolProps.allocType = cudaMemAllocationTypeInvalid;
   CHECK_FAILS(cudaGraphAddMemAllocNode(&x, g, nullptr, 0, &bad), cudaErrorInvalidValue);
   bad = ap;
-  bad.poolProps.location.id = 3;
-  CHECK_FAILS(cudaGraphAddMemAllocNode(&x, g, nullptr, 0, &bad), cudaErrorInvalidDevice);
+  bad.poolProps.location.id = 3;  // an invalid argument, not cudaErrorInvalidDevice (an H100)
+  CHECK_FAILS(cudaGraphAddMemAllocNode(&x, g, nullptr, 0, &bad), cudaErrorInvalidValue);
+  bad = ap;
+  bad.poolProps.location.type = cudaMemLocationTypeHost;
+  CHECK_FAILS(cudaGraphAddMemAllocNode(&x, g, nullptr, 0, &bad), cudaErrorNotSupported);
   bad = ap;
   bad.bytesize = 0;
   CHECK_FAILS(cudaGraphAddMemAllocNode(&x, g, nullptr, 0, &bad), cudaErrorInvalidValue);
@@ -189,8 +224,11 @@ static void test_explicit_nodes_and_errors() {
   CHECK(cudaGraphDestroy(outer));
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(g));
-  // The last holder gone, the reservation goes back.
-  EXPECT(graph_mem(cudaGraphMemAttrReservedMemCurrent) == 0, "reserved %llu after destroying",
+  // Destroying the graphs keeps the memory mapped; trimming gives it back.
+  EXPECT(graph_mem(cudaGraphMemAttrReservedMemCurrent) == kGraphChunk,
+         "reserved %llu after destroying", graph_mem(cudaGraphMemAttrReservedMemCurrent));
+  CHECK(cudaDeviceGraphMemTrim(0));
+  EXPECT(graph_mem(cudaGraphMemAttrReservedMemCurrent) == 0, "reserved %llu after trimming",
          graph_mem(cudaGraphMemAttrReservedMemCurrent));
 }
 

@@ -1,5 +1,5 @@
 // Memory pools (libcudart_shim/mem_pool.h) and the runtime's stream-ordered
-// allocation (runtime_pool.cpp): chunk reservation at 2 MiB granularity,
+// allocation (runtime_pool.cpp): chunk reservation at 32 MiB granularity,
 // block reuse under CUDA's stream-ordering rules, trimming and release
 // thresholds, attributes and their errors, pool limits, deferred
 // destruction, and the runtime's checks (foreign pointers, cudaFree of pool
@@ -43,7 +43,8 @@ void all_reuse(MemPool& pool, bool follow, bool opportunistic, bool internal) {
             Error::Success);
 }
 
-TEST(MemPool, ReservesChunksOfTwoMiBAndCarvesBlocks) {
+TEST(MemPool, ReservesChunksOfTheGranularityAndCarvesBlocks) {
+  EXPECT_EQ(kChunk, 32 * kMiB);  // what an H100 with CUDA 13 reserves
   functional::DeviceMemory mem;
   MemPool pool;
   const uint64_t a = alloc(pool, mem, 1000, on(1));
@@ -52,13 +53,17 @@ TEST(MemPool, ReservesChunksOfTwoMiBAndCarvesBlocks) {
   EXPECT_EQ(mem.used_bytes(), kChunk);  // reserved memory is device memory in use
   const uint64_t b = alloc(pool, mem, 256, on(1));
   EXPECT_EQ(b, a + 1024);
-  // A block larger than the free rest of the chunk gets a chunk of its own,
-  // rounded up to the granularity.
+  // A block that fits in the chunk's free rest is carved from it (an H100: a 1 MiB and then a
+  // 3 MiB block reserve 32 MiB in all).
   const uint64_t c = alloc(pool, mem, 3 * kMiB, on(1));
-  EXPECT_FALSE(c >= a && c < a + kChunk);
-  EXPECT_EQ(pool.reserved(), kChunk + 4 * kMiB);
-  EXPECT_EQ(pool.used(), 1024u + 256u + 3 * kMiB);
-  EXPECT_EQ(pool.live_blocks(), 3u);
+  EXPECT_TRUE(c > b && c < a + kChunk);
+  EXPECT_EQ(pool.reserved(), kChunk);
+  // A larger one gets a chunk of its own, rounded up to the granularity (40 MiB: 64 MiB).
+  const uint64_t d = alloc(pool, mem, 40 * kMiB, on(1));
+  EXPECT_FALSE(d >= a && d < a + kChunk);
+  EXPECT_EQ(pool.reserved(), 3 * kChunk);
+  EXPECT_EQ(pool.used(), 1024u + 256u + 3 * kMiB + 40 * kMiB);
+  EXPECT_EQ(pool.live_blocks(), 4u);
   EXPECT_TRUE(pool.holds(a + 5000));
   EXPECT_EQ(pool.live_block_size(b), 256u);
   EXPECT_EQ(pool.live_block_size(b + 16), 0u);
@@ -130,30 +135,30 @@ TEST(MemPool, CoalescedFreeSpaceServesALargerBlock) {
 TEST(MemPool, TrimKeepsAtLeastTheRequestedBytesAndOnlyIdleChunks) {
   functional::DeviceMemory mem;
   MemPool pool;
-  const uint64_t a = alloc(pool, mem, 2 * kMiB, on(1));
-  const uint64_t b = alloc(pool, mem, 2 * kMiB, on(1));
-  const uint64_t c = alloc(pool, mem, 2 * kMiB, on(1));
-  ASSERT_EQ(pool.reserved(), 6 * kMiB);
+  const uint64_t a = alloc(pool, mem, kChunk, on(1));
+  const uint64_t b = alloc(pool, mem, kChunk, on(1));
+  const uint64_t c = alloc(pool, mem, kChunk, on(1));
+  ASSERT_EQ(pool.reserved(), 3 * kChunk);
   ASSERT_TRUE(pool.free(a, 1, 10));
   ASSERT_TRUE(pool.free(b, 1, 10));
   ASSERT_TRUE(pool.free(c, 1, 1000));  // not yet complete for the host
   pool.trim(mem, 0, 100);
-  EXPECT_EQ(pool.reserved(), 2 * kMiB);  // c's chunk stays: its free is outstanding
+  EXPECT_EQ(pool.reserved(), kChunk);  // c's chunk stays: its free is outstanding
   EXPECT_FALSE(mem.allocation_at(a).has_value());
   EXPECT_TRUE(mem.allocation_at(c).has_value());
   pool.trim(mem, 0, 1000);
   EXPECT_EQ(pool.reserved(), 0u);
   EXPECT_EQ(mem.used_bytes(), 0u);
 
-  (void)alloc(pool, mem, 2 * kMiB, on(1));
-  const uint64_t e = alloc(pool, mem, 2 * kMiB, on(1));
-  const uint64_t f = alloc(pool, mem, 2 * kMiB, on(1));
+  (void)alloc(pool, mem, kChunk, on(1));
+  const uint64_t e = alloc(pool, mem, kChunk, on(1));
+  const uint64_t f = alloc(pool, mem, kChunk, on(1));
   ASSERT_TRUE(pool.free(e, 1, 0));
   ASSERT_TRUE(pool.free(f, 1, 0));
-  pool.trim(mem, 3 * kMiB, 0);  // may go down to 4 MiB, not below 3 MiB
-  EXPECT_EQ(pool.reserved(), 4 * kMiB);
-  pool.trim(mem, 8 * kMiB, 0);  // less reserved than that: nothing happens
-  EXPECT_EQ(pool.reserved(), 4 * kMiB);
+  pool.trim(mem, kChunk + kChunk / 2, 0);  // may go down to 2 chunks, not below 1.5
+  EXPECT_EQ(pool.reserved(), 2 * kChunk);
+  pool.trim(mem, 4 * kChunk, 0);  // less reserved than that: nothing happens
+  EXPECT_EQ(pool.reserved(), 2 * kChunk);
 }
 
 TEST(MemPool, AttributesAndTheirErrors) {
@@ -168,18 +173,18 @@ TEST(MemPool, AttributesAndTheirErrors) {
   }
   ASSERT_EQ(pool.get_attribute(PoolAttribute::ReleaseThreshold, &v), Error::Success);
   EXPECT_EQ(v, 0u);
-  const uint64_t a = alloc(pool, mem, 4 * kMiB, on(1));  // fills its chunk
+  const uint64_t a = alloc(pool, mem, kChunk, on(1));  // fills its chunk
   const uint64_t b = alloc(pool, mem, 1 * kMiB, on(1));  // a chunk of its own
   ASSERT_TRUE(pool.free(a, 1, 0));
   pool.trim(mem, 0, 0);
   ASSERT_EQ(pool.get_attribute(PoolAttribute::ReservedMemCurrent, &v), Error::Success);
-  EXPECT_EQ(v, 2 * kMiB);
+  EXPECT_EQ(v, kChunk);
   ASSERT_EQ(pool.get_attribute(PoolAttribute::ReservedMemHigh, &v), Error::Success);
-  EXPECT_EQ(v, 6 * kMiB);
+  EXPECT_EQ(v, 2 * kChunk);
   ASSERT_EQ(pool.get_attribute(PoolAttribute::UsedMemCurrent, &v), Error::Success);
   EXPECT_EQ(v, 1 * kMiB);
   ASSERT_EQ(pool.get_attribute(PoolAttribute::UsedMemHigh, &v), Error::Success);
-  EXPECT_EQ(v, 5 * kMiB);
+  EXPECT_EQ(v, kChunk + 1 * kMiB);
   // Read-only, reset-only-to-zero, unknown.
   EXPECT_EQ(pool.set_attribute(PoolAttribute::ReservedMemCurrent, 0), Error::InvalidValue);
   EXPECT_EQ(pool.set_attribute(PoolAttribute::UsedMemCurrent, 0), Error::InvalidValue);
@@ -192,29 +197,33 @@ TEST(MemPool, AttributesAndTheirErrors) {
   EXPECT_EQ(v, 1 * kMiB);
   EXPECT_EQ(pool.set_attribute(PoolAttribute::ReservedMemHigh, 0), Error::Success);
   ASSERT_EQ(pool.get_attribute(PoolAttribute::ReservedMemHigh, &v), Error::Success);
-  EXPECT_EQ(v, 2 * kMiB);
+  EXPECT_EQ(v, kChunk);
   ASSERT_TRUE(pool.free(b, 1, 0));
 }
 
 TEST(MemPool, MaxSizeAndDeviceCapacityLimitThePool) {
-  functional::DeviceMemory mem(small_device(16 * kMiB));
+  functional::DeviceMemory mem(small_device(4 * kChunk));
+  // maxSize is rounded up to the granularity (an H100: a 4 MiB pool served 3 + 2 + 20 MiB of
+  // blocks and refused 10 MiB more).
   MemPool limited(4 * kMiB);
   PoolAllocation out;
-  EXPECT_EQ(limited.allocate(mem, 5 * kMiB, on(1), &out), Error::MemoryAllocation);
+  EXPECT_EQ(limited.allocate(mem, kChunk + 1, on(1), &out), Error::MemoryAllocation);
   const uint64_t a = alloc(limited, mem, 3 * kMiB, on(1));
-  EXPECT_EQ(limited.allocate(mem, 2 * kMiB, on(1), &out), Error::MemoryAllocation);
-  ASSERT_TRUE(limited.free(a, 1, 0));
+  const uint64_t a2 = alloc(limited, mem, 2 * kMiB, on(1));
+  const uint64_t a3 = alloc(limited, mem, 20 * kMiB, on(1));
+  EXPECT_EQ(limited.allocate(mem, 10 * kMiB, on(1), &out), Error::MemoryAllocation);
+  for (uint64_t p : {a, a2, a3}) ASSERT_TRUE(limited.free(p, 1, 0));
 
   // The device is full of pool B's idle chunks: pool B's own allocation
   // trims them and succeeds.
   MemPool big;
-  const uint64_t b = alloc(big, mem, 12 * kMiB, on(1));
+  const uint64_t b = alloc(big, mem, 3 * kChunk, on(1));
   ASSERT_TRUE(big.free(b, 1, 0));
-  // 4 MiB are still held by `limited`.
-  EXPECT_EQ(big.allocate(mem, 14 * kMiB, on(2, 0, 0), &out), Error::MemoryAllocation);
+  // One chunk is still held by `limited`.
+  EXPECT_EQ(big.allocate(mem, 3 * kChunk + kMiB, on(2, 0, 0), &out), Error::MemoryAllocation);
   limited.trim(mem, 0, 0);
-  EXPECT_EQ(big.allocate(mem, 14 * kMiB, on(2, 0, 0), &out), Error::Success);
-  EXPECT_EQ(big.reserved(), 14 * kMiB);
+  EXPECT_EQ(big.allocate(mem, 3 * kChunk + kMiB, on(2, 0, 0), &out), Error::Success);
+  EXPECT_EQ(big.reserved(), 4 * kChunk);
   EXPECT_EQ(big.allocate(mem, 0, on(1), &out), Error::MemoryAllocation);  // callers handle 0
 }
 
@@ -329,8 +338,8 @@ TEST_F(PoolRuntimeTest, CreatedPoolsPropsAccessAndDestroy) {
   bad.location_type = 4;  // HostNumaCurrent
   EXPECT_EQ(rt.pool_create(&pool, bad), Error::InvalidValue);
   bad = props;
-  bad.location_id = 1;
-  EXPECT_EQ(rt.pool_create(&pool, bad), Error::InvalidDevice);
+  bad.location_id = 1;  // an H100 reports an invalid argument
+  EXPECT_EQ(rt.pool_create(&pool, bad), Error::InvalidValue);
   bad = props;
   bad.handle_types = 0x40;
   EXPECT_EQ(rt.pool_create(&pool, bad), Error::InvalidValue);
@@ -343,8 +352,8 @@ TEST_F(PoolRuntimeTest, CreatedPoolsPropsAccessAndDestroy) {
   props.max_size = 4 * kMiB;
   ASSERT_EQ(rt.pool_create(&pool, props), Error::Success);
 
-  void* p = nullptr;
-  EXPECT_EQ(rt.pool_malloc(&p, 5 * kMiB, pool, false, nullptr, false), Error::MemoryAllocation);
+  void* p = nullptr;  // maxSize 4 MiB is rounded up to one chunk
+  EXPECT_EQ(rt.pool_malloc(&p, kChunk + 1, pool, false, nullptr, false), Error::MemoryAllocation);
   ASSERT_EQ(rt.pool_malloc(&p, 1 * kMiB, pool, false, nullptr, false), Error::Success);
 
   Runtime::PoolAccess rw{1, 0, 3};
@@ -362,7 +371,7 @@ TEST_F(PoolRuntimeTest, CreatedPoolsPropsAccessAndDestroy) {
   EXPECT_EQ(rt.pool_get_access(&flags, pool, 1, 3), Error::InvalidDevice);
 
   ASSERT_EQ(rt.set_current_pool(0, pool), Error::Success);
-  EXPECT_EQ(rt.set_current_pool(1, pool), Error::InvalidDevice);
+  EXPECT_EQ(rt.set_current_pool(1, pool), Error::InvalidValue);  // as an H100 reports it
   void* current = nullptr;
   ASSERT_EQ(rt.current_pool(&current, 0), Error::Success);
   EXPECT_EQ(current, pool);
@@ -392,6 +401,85 @@ TEST_F(PoolRuntimeTest, ResetDropsThePools) {
   void* def = nullptr;
   ASSERT_EQ(rt.default_pool(&def, 0), Error::Success);
   EXPECT_EQ(reserved(def), 0u);
+}
+
+
+// Graph memory as an H100 with CUDA 13 accounts it (runtime_graph.cpp): nothing before the
+// first launch, then 32 MiB chunks that stay mapped - used and reserved alike - until
+// cudaDeviceGraphMemTrim gives back what live allocations do not need.
+class GraphMemoryTest : public PoolRuntimeTest {
+ protected:
+  uint64_t attr(int a) {
+    uint64_t v = 0;
+    EXPECT_EQ(rt.graph_memory_attribute(a, &v, false), Error::Success);
+    return v;
+  }
+  // A graph allocating `bytes` and, if `free_it`, freeing them again.
+  Graph* alloc_graph(uint64_t bytes, bool free_it, uint64_t* address) {
+    Graph* g = rt.graphs().create();
+    GraphNode* alloc = nullptr;
+    EXPECT_EQ(g->add(NodeType::MemAlloc, {}, &alloc), Error::Success);
+    rt.graphs().added(alloc);
+    EXPECT_EQ(rt.graph_memory_allocate(bytes, &alloc->alloc), Error::Success);
+    *address = alloc->alloc->address;
+    if (free_it) {
+      GraphNode* fr = nullptr;
+      EXPECT_EQ(g->add(NodeType::MemFree, std::vector<GraphNode*>{alloc}, &fr), Error::Success);
+      rt.graphs().added(fr);
+      fr->free_address = *address;
+    }
+    return g;
+  }
+};
+
+TEST_F(GraphMemoryTest, MapsChunksAtTheFirstLaunchAndKeepsThemUntilTrimmed) {
+  uint64_t a = 0;
+  Graph* g = alloc_graph(4096, true, &a);
+  EXPECT_EQ(attr(2), 0u);  // reserved: nothing at creation...
+  GraphExec* exec = nullptr;
+  ASSERT_EQ(rt.instantiate(&exec, *g, 0, nullptr), Error::Success);
+  EXPECT_EQ(attr(2), 0u);  // ...or instantiation
+  GraphExec* second = nullptr;  // one executable graph at a time
+  EXPECT_EQ(rt.instantiate(&second, *g, 0, nullptr), Error::NotSupported);
+  ASSERT_EQ(rt.launch_graph(*exec, nullptr, false), Error::Success);
+  EXPECT_EQ(attr(0), kChunk);  // used
+  EXPECT_EQ(attr(2), kChunk);  // reserved
+  ASSERT_TRUE(rt.graphs().destroy_exec(exec));
+  ASSERT_TRUE(rt.graphs().destroy(g));
+  EXPECT_EQ(attr(0), kChunk);  // still mapped
+  rt.graph_memory_trim();
+  EXPECT_EQ(attr(0), 0u);
+  EXPECT_EQ(attr(2), 0u);
+  EXPECT_EQ(attr(1), kChunk);  // the high watermarks stay...
+  EXPECT_EQ(attr(3), kChunk);
+  uint64_t v = 0;
+  ASSERT_EQ(rt.graph_memory_attribute(3, &v, true), Error::Success);
+  EXPECT_EQ(attr(3), 0u);  // ...until reset to the current value
+  v = 1;
+  EXPECT_EQ(rt.graph_memory_attribute(3, &v, true), Error::InvalidValue);
+  EXPECT_EQ(rt.graph_memory_attribute(2, &v, true), Error::InvalidValue);
+  // Another exec of a destroyed one's graph is fine again.
+  g = alloc_graph(40 * kMiB, true, &a);
+  ASSERT_EQ(rt.instantiate(&exec, *g, 0, nullptr), Error::Success);
+  ASSERT_EQ(rt.launch_graph(*exec, nullptr, false), Error::Success);
+  EXPECT_EQ(attr(2), 2 * kChunk);  // 40 MiB: two chunks
+}
+
+TEST_F(GraphMemoryTest, ALiveAllocationKeepsItsChunkThroughATrim) {
+  uint64_t a = 0;
+  Graph* g = alloc_graph(4096, false, &a);
+  GraphExec* exec = nullptr;
+  ASSERT_EQ(rt.instantiate(&exec, *g, 0, nullptr), Error::Success);
+  ASSERT_EQ(rt.launch_graph(*exec, nullptr, false), Error::Success);
+  rt.graph_memory_trim();
+  EXPECT_EQ(attr(2), kChunk);
+  EXPECT_EQ(rt.launch_graph(*exec, nullptr, false), Error::InvalidValue);  // not freed yet
+  ASSERT_EQ(rt.free_device(reinterpret_cast<void*>(a), true), Error::Success);
+  EXPECT_EQ(attr(2), kChunk);
+  rt.graph_memory_trim();
+  EXPECT_EQ(attr(2), 0u);
+  ASSERT_EQ(rt.reset(), Error::Success);
+  EXPECT_EQ(attr(3), 0u);  // a reset forgets the watermarks
 }
 
 }  // namespace
