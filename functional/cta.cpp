@@ -103,11 +103,11 @@ CtaStatus Cta::run(uint64_t budget, uint32_t quantum) {
   }
 }
 
-void Cta::print(const std::string& text) {
+void Cta::print(std::string_view text, uint64_t record_bytes) {
   if (launch_.buffer_output) {
-    printed_ += text;
+    printed_.add(text, record_bytes);
   } else if (launch_.print) {
-    launch_.print(text);
+    launch_.print(text, record_bytes);
   }
 }
 

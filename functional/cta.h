@@ -81,10 +81,10 @@ class Cta {
   // The warp that raised fault().
   uint32_t faulting_warp() const { return faulting_warp_; }
 
-  // Device printf output: passed on at once, or kept until take_printed()
-  // when the launch buffers output per CTA (parallel execution).
-  void print(const std::string& text);
-  std::string take_printed() { return std::move(printed_); }
+  // Device printf output (one record): passed on at once, or kept until
+  // take_printed() when the launch buffers output per CTA (parallel execution).
+  void print(std::string_view text, uint64_t record_bytes);
+  PrintedRecords take_printed() { return std::move(printed_); }
   TranslationCache& memory_cache() { return buffers_.memory_cache; }
 
   Cluster& cluster() { return *cluster_; }
@@ -144,7 +144,7 @@ class Cta {
   uint32_t cluster_rank_;
   std::optional<ExecFault> fault_;
   uint32_t faulting_warp_ = 0;
-  std::string printed_;
+  PrintedRecords printed_;
 };
 
 }  // namespace warpsim::functional

@@ -147,10 +147,6 @@ LaunchResult Device::launch(const Program& program, const KernelInfo& kernel,
   ctx.params = std::move(params);
   ctx.clock = clock_base_;
   ctx.heap = &heap_;
-  ctx.printf_fifo = &printf_fifo_;
-  // A launch from the host starts with the FIFO read (a CUDA flush point);
-  // device-side launches (dynamic parallelism) do not flush it.
-  if (config.depth == 0) (void)printf_fifo_.drain();
   ctx.textures = &textures_;
   ctx.num_sms = sm_count_;
   // The heap is made before the first kernel that needs it runs (device-side
@@ -162,9 +158,9 @@ LaunchResult Device::launch(const Program& program, const KernelInfo& kernel,
       (void)heap_.create(*memory_);  // on failure malloc returns NULL, as CUDA's does
     if (site.builtin == Builtin::Vprintf) printf_fifo_.fix_capacity();
   }
-  ctx.print = [this](const std::string& s) {
+  ctx.print = [this](std::string_view s, uint64_t record_bytes) {
     if (keep_printed_) printed_ += s;
-    if (on_print) on_print(s);
+    printf_fifo_.push(s, record_bytes);
   };
   // Dynamic parallelism: the grid's device-runtime calls are recorded, and
   // the work they launched is handed to the caller (device_launch.h).
@@ -176,6 +172,7 @@ LaunchResult Device::launch(const Program& program, const KernelInfo& kernel,
   }
   GridOutcome out = grid_runner_ ? grid_runner_(ctx, options_, cluster) : run_grid(ctx, options_, cluster);
   if (device_runtime) result.device_work = device_runtime->finish();
+  result.invalid_frees = heap_.take_invalid_frees(&result.first_invalid_free);
   clock_base_ += out.cycles != 0 ? out.cycles : out.warp_instructions;
   result.ctas = out.ctas;
   result.warp_instructions = out.warp_instructions;

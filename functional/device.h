@@ -58,6 +58,11 @@ struct LaunchResult {
   // Dynamic parallelism: the work the grid launched on the device (child
   // grids, copies), in issue order; the caller runs it (device_launch.h).
   std::vector<DeviceWork> device_work;
+  // Device free() calls on pointers that device malloc() did not return (or
+  // freed twice): ignored, as a GPU ignores them (DeviceHeap::invalid_free);
+  // how many, and the first one described.
+  uint64_t invalid_frees = 0;
+  std::string first_invalid_free;
   bool ok() const { return error == LaunchError::None; }
 };
 
@@ -101,8 +106,8 @@ class Device {
 
   // The heap of device-side malloc/free (cudaLimitMallocHeapSize).
   DeviceHeap& heap() { return heap_; }
-  // Device printf's FIFO (cudaLimitPrintfFifoSize): the host drains it at
-  // each synchronisation.
+  // Device printf's FIFO (cudaLimitPrintfFifoSize): every launch's output
+  // goes there; the host reads it (PrintfFifo::take) at each flush point.
   PrintfFifo& printf_fifo() { return printf_fifo_; }
 
   // Dynamic parallelism: limits, launch slots and parameter buffers of the
@@ -133,11 +138,10 @@ class Device {
   }
   bool destroy_surface_object(uint64_t surf) { return textures_.destroy_surface(surf); }
 
-  // Device printf output of all launches so far (also sent to `on_print`),
-  // unless keep_printed is off (the runtime forwards output as it comes and
-  // must not accumulate it for the life of the process).
+  // Device printf output of all launches so far, as it was printed (also
+  // into the FIFO), unless keep_printed is off (the runtime reads the FIFO
+  // and must not accumulate output for the life of the process).
   const std::string& printed() const { return printed_; }
-  std::function<void(const std::string&)> on_print;
   void set_keep_printed(bool keep) { keep_printed_ = keep; }
 
  private:

@@ -118,6 +118,21 @@ Fault DeviceHeap::invalid_free(uint64_t addr) const {
   return f;
 }
 
+void DeviceHeap::note_invalid_free(uint64_t addr) {
+  const Fault f = invalid_free(addr);
+  std::lock_guard lock(mu_);
+  if (invalid_frees_++ == 0) first_invalid_free_ = describe(f);
+}
+
+uint64_t DeviceHeap::take_invalid_frees(std::string* first) {
+  std::lock_guard lock(mu_);
+  const uint64_t n = invalid_frees_;
+  if (first) *first = std::move(first_invalid_free_);
+  invalid_frees_ = 0;
+  first_invalid_free_.clear();
+  return n;
+}
+
 uint64_t DeviceHeap::bytes_in_use() const {
   std::lock_guard lock(mu_);
   uint64_t n = 0;

@@ -237,8 +237,10 @@ class Formatter {
       pos = spec.end;
     }
     result_.returned = args_.used();
-    result_.record_bytes =
+    const uint64_t content =
         round_up8(kPrintfRecordHeaderBytes) + round_up8(args_.bytes()) + string_bytes_;
+    result_.record_bytes = (content + kPrintfRecordGranule - 1) / kPrintfRecordGranule *
+                           kPrintfRecordGranule;
     return std::move(result_);
   }
 
@@ -387,6 +389,29 @@ PrintfResult format_device_printf(uint64_t format_address, uint64_t args_address
 
 // ---- PrintfFifo -----------------------------------------------------------------------
 
+void PrintedRecords::add(std::string_view t, uint64_t bytes) {
+  text.append(t);
+  records.emplace_back(t.size(), bytes);
+}
+
+void PrintedRecords::append(const PrintedRecords& other) {
+  text += other.text;
+  records.insert(records.end(), other.records.begin(), other.records.end());
+}
+
+void PrintedRecords::clear() {
+  text.clear();
+  records.clear();
+}
+
+void PrintedRecords::for_each(const std::function<void(std::string_view, uint64_t)>& f) const {
+  size_t at = 0;
+  for (const auto& [length, bytes] : records) {
+    f(std::string_view(text).substr(at, length), bytes);
+    at += length;
+  }
+}
+
 bool PrintfFifo::set_capacity(uint64_t bytes) {
   std::lock_guard lock(mu_);
   if (fixed_) return false;
@@ -409,22 +434,26 @@ bool PrintfFifo::capacity_fixed() const {
   return fixed_;
 }
 
-bool PrintfFifo::reserve(uint64_t bytes) {
+void PrintfFifo::push(std::string_view text, uint64_t bytes) {
   std::lock_guard lock(mu_);
-  if (used_ > capacity_ || bytes > capacity_ - used_) {
-    ++dropped_;
-    return false;
-  }
+  records_.emplace_back(std::string(text), bytes);
   used_ += bytes;
-  return true;
+  while (used_ > capacity_ && !records_.empty()) {
+    used_ -= records_.front().second;
+    records_.pop_front();
+    ++overwritten_;
+  }
 }
 
-uint64_t PrintfFifo::drain() {
+std::string PrintfFifo::take(uint64_t* overwritten) {
   std::lock_guard lock(mu_);
-  const uint64_t dropped = dropped_;
+  std::string text;
+  for (const auto& [t, bytes] : records_) text += t;
+  records_.clear();
   used_ = 0;
-  dropped_ = 0;
-  return dropped;
+  if (overwritten) *overwritten = overwritten_;
+  overwritten_ = 0;
+  return text;
 }
 
 }  // namespace warpsim::functional

@@ -18,9 +18,13 @@
 // more are printed as written.
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <mutex>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace warpsim::functional {
 
@@ -56,25 +60,41 @@ PrintfResult format_device_printf(uint64_t format_address, uint64_t args_address
 // ---- the printf FIFO (cudaLimitPrintfFifoSize) --------------------------------
 //
 // On a GPU, printf does not format: it appends a record - internal metadata,
-// the format pointer and the argument values - to a FIFO in device memory that
-// the host drains and formats at the next synchronisation ("the buffer used
-// to transfer the printf() arguments and internal metadata to the host",
-// 1 MiB by default). A printf that finds the FIFO full is lost. NVIDIA does
-// not document the record layout; warpsim charges, per call:
-//   kPrintfRecordHeaderBytes (the format pointer and a length/metadata word)
-//   + the argument buffer nvcc built, up to the end of the last argument used
-//   + for each %s, the string and its NUL (copied: the host cannot read it
-//     later), each part rounded up to 8 bytes.
+// the format pointer and the argument values - to a buffer in device memory
+// that the host reads and formats at the next flush point (a launch from the
+// host, a synchronisation, a blocking copy). The buffer "is circular and if
+// more output is produced during kernel execution than can fit in the
+// buffer, older output is overwritten" (CUDA C++ Programming Guide,
+// "Formatted Output"); printf still returns the number of arguments it
+// parsed. NVIDIA does not document the record layout. warpsim counts, per
+// call, kPrintfRecordHeaderBytes (the format pointer and a length/metadata
+// word) + the argument buffer nvcc built, up to the end of its last argument
+// used, + each %s string with its NUL (copied: the host cannot read it later),
+// each part rounded up to 8 bytes, and the whole rounded up to
+// kPrintfRecordGranule: on an H100 (CUDA 13) a 512 KiB buffer kept the last
+// 2048 lines of a 4000-line flood of one-to-nine-argument printfs, and a
+// 1 MiB one all 4000 (docs/runtime-shim.md, "Behaviour measured on a GPU").
 inline constexpr uint64_t kPrintfRecordHeaderBytes = 16;
-inline constexpr uint64_t kDefaultPrintfFifoBytes = 1ull << 20;
+inline constexpr uint64_t kPrintfRecordGranule = 256;
+// The runtime's default cudaLimitPrintfFifoSize on an H100 (CUDA 13), and
+// the smallest it accepts: smaller requests read back as this.
+inline constexpr uint64_t kDefaultPrintfFifoBytes = 8650752;
+inline constexpr uint64_t kMinPrintfFifoBytes = 512 << 10;
 
-// Printf's return value when its record does not fit in the FIFO. Not
-// documented; CUDA documents -2 for "an internal error".
-inline constexpr int kPrintfDroppedResult = -2;
+// Device printf output not yet read by the host: each record's text and the
+// bytes it takes in the FIFO, in the order of the output.
+struct PrintedRecords {
+  std::string text;
+  std::vector<std::pair<size_t, uint64_t>> records;  // text length, FIFO bytes
+  void add(std::string_view t, uint64_t bytes);
+  void append(const PrintedRecords& other);
+  bool empty() const { return records.empty(); }
+  void clear();
+  // f(text of the record, its FIFO bytes) for each record in order.
+  void for_each(const std::function<void(std::string_view, uint64_t)>& f) const;
+};
 
-// Space accounting for the FIFO, shared by every CTA of every launch on a
-// device (thread-safe: CTAs may run on several host threads). The host side
-// drains it at each synchronisation.
+// The FIFO of one device (thread-safe). The host reads it at each flush point.
 class PrintfFifo {
  public:
   // False once a kernel that calls printf was launched: CUDA then refuses a
@@ -85,18 +105,19 @@ class PrintfFifo {
   void fix_capacity();
   bool capacity_fixed() const;
 
-  // Takes `bytes` for one record; false (the printf is dropped) when the
-  // FIFO has less room left.
-  bool reserve(uint64_t bytes);
-  // The host read everything: the FIFO is empty again. Returns how many
-  // records were dropped since the last drain.
-  uint64_t drain();
+  // Appends a record; while the records held take more than the capacity,
+  // the oldest ones are overwritten.
+  void push(std::string_view text, uint64_t bytes);
+  // The host reads the FIFO: the text of the records it holds, in order, and
+  // (*overwritten) how many records were lost since the last read.
+  std::string take(uint64_t* overwritten);
 
  private:
   mutable std::mutex mu_;
   uint64_t capacity_ = kDefaultPrintfFifoBytes;
+  std::deque<std::pair<std::string, uint64_t>> records_;
   uint64_t used_ = 0;
-  uint64_t dropped_ = 0;
+  uint64_t overwritten_ = 0;
   bool fixed_ = false;
 };
 

@@ -166,8 +166,7 @@ void exec_assertfail(Warp& w, const CallSite& site, LaneMask active) {
 }
 
 // vprintf(format, args) of one lane: the record goes into the printf FIFO
-// if it fits (else the call is dropped, as on a GPU) and printf returns the
-// number of arguments it parsed.
+// (device_printf.h) and printf returns the number of arguments it parsed.
 int exec_vprintf_lane(Warp& w, uint32_t lane, const CallSite& site) {
   const uint64_t fmt_addr = site.args.size() > 0 ? frame_u64(w, lane, site.args[0]) : 0;
   const uint64_t args_addr = site.args.size() > 1 ? frame_u64(w, lane, site.args[1]) : 0;
@@ -178,26 +177,17 @@ int exec_vprintf_lane(Warp& w, uint32_t lane, const CallSite& site) {
   };
   PrintfResult r = format_device_printf(fmt_addr, args_addr, reader);
   if (r.returned < 0) return r.returned;  // no format: nothing is recorded
-  PrintfFifo* fifo = w.launch().printf_fifo;
-  if (fifo && !fifo->reserve(r.record_bytes)) return kPrintfDroppedResult;
-  w.cta().print(r.text);
+  w.cta().print(r.text, r.record_bytes);
   return r.returned;
 }
 
-// free(p) of one lane; a pointer that is not a live heap block stops the kernel.
+// free(p) of one lane; a pointer that is not a live heap block is ignored, as
+// a GPU ignores it, and counted (DeviceHeap::note_invalid_free).
 void exec_free_lane(Warp& w, uint32_t lane, const CallSite& site) {
   const uint64_t p = site.args.empty() ? 0 : frame_u64(w, lane, site.args[0]);
   DeviceHeap* heap = w.launch().heap;
-  if (p == 0 || (heap && heap->free(p))) return;
-  Fault f;
-  if (heap) {
-    f = heap->invalid_free(p);
-  } else {
-    f.kind = FaultKind::InvalidFree;
-    f.address = p;
-    f.detail = "device free() without a device malloc heap";
-  }
-  w.raise(f, lane);
+  if (p == 0 || heap == nullptr || heap->free(p)) return;
+  heap->note_invalid_free(p);
 }
 
 void exec_builtin(Warp& w, const DecodedInst& inst, const CallSite& site, LaneMask active) {

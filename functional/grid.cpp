@@ -77,7 +77,7 @@ void add_counts(const Cta& cta, GridOutcome& out) {
 // a fixed order. `cluster_of[i]` is the cluster of CTA i.
 void run_together(const LaunchContext& ctx, const ExecutorOptions& opt, const std::vector<Dim3>& ids,
                   const std::vector<std::pair<Cluster*, uint32_t>>& cluster_of,
-                  std::vector<CtaBuffers>& buffers, GridOutcome& out, std::string* printed) {
+                  std::vector<CtaBuffers>& buffers, GridOutcome& out, PrintedRecords* printed) {
   const size_t n = ids.size();
   if (buffers.size() < n) buffers.resize(n);
   std::vector<std::unique_ptr<Cta>> ctas;
@@ -105,7 +105,7 @@ void run_together(const LaunchContext& ctx, const ExecutorOptions& opt, const st
   }
   for (auto& cta : ctas) {
     add_counts(*cta, out);
-    if (printed) *printed += cta->take_printed();
+    if (printed) printed->append(cta->take_printed());
   }
 }
 
@@ -116,7 +116,7 @@ struct UnitBuffers {
 };
 
 void run_unit(const LaunchContext& ctx, const ExecutorOptions& opt, const Units& units, uint64_t u,
-              UnitBuffers& buffers, GridOutcome& out, std::string* printed) {
+              UnitBuffers& buffers, GridOutcome& out, PrintedRecords* printed) {
   if (units.size() == 1) {
     Cta cta(ctx, units.cta(u, 0), buffers.single);
     // Budget returns early when every warp waits on another (it yields to
@@ -159,11 +159,11 @@ GridOutcome run_parallel(const LaunchContext& ctx, const ExecutorOptions& opt, c
   std::atomic<uint64_t> first_fault{UINT64_MAX};
   std::mutex mu;
   GridOutcome total;
-  std::map<uint64_t, std::string> printed;  // unit index -> its printf output
+  std::map<uint64_t, PrintedRecords> printed;  // unit index -> its printf output
   auto worker = [&] {
     UnitBuffers buffers;
     GridOutcome mine;
-    std::string text;
+    PrintedRecords text;
     for (;;) {
       // Units are claimed in increasing order, so every unit before the first
       // faulting one runs, exactly as in order.
@@ -199,7 +199,7 @@ GridOutcome run_parallel(const LaunchContext& ctx, const ExecutorOptions& opt, c
   const uint64_t last = first_fault.load();
   if (ctx.print)
     for (auto& [i, text] : printed)
-      if (i <= last) ctx.print(text);
+      if (i <= last) text.for_each(ctx.print);
   return total;
 }
 

@@ -50,7 +50,8 @@ struct LaunchContext {
   DeviceMemory* memory = nullptr;
   LaunchConfig config;
   std::vector<uint8_t> params;              // the parameter buffer, laid out per the kernel ABI
-  std::function<void(const std::string&)> print;  // device printf output
+  // Device printf output: a record's text and the bytes it takes in the FIFO.
+  std::function<void(std::string_view text, uint64_t record_bytes)> print;
   uint32_t num_sms = 1;                     // for %nsmid
   uint64_t clock = 0;                       // %clock/%globaltimer base of this launch
   // Timing mode: the current core cycle of the launch (%clock = clock +
@@ -60,7 +61,6 @@ struct LaunchContext {
   bool buffer_output = false;               // printf kept per CTA, emitted in CTA order
   bool concurrent = false;                  // CTAs run on several host threads
   DeviceHeap* heap = nullptr;               // device malloc/free
-  PrintfFifo* printf_fifo = nullptr;        // device printf's FIFO (null: unbounded)
   const TextureTable* textures = nullptr;   // texture/surface objects (tex, suld, sust...)
   // Device-runtime calls of this grid (dynamic parallelism: child launches,
   // device streams...); null when the program makes none.

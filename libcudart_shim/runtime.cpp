@@ -68,7 +68,6 @@ Runtime::Runtime(int abi_major, SimConfig config, RuntimeOptions options)
       config_(std::move(config)),
       options_(std::move(options)),
       started_(std::chrono::steady_clock::now()) {
-  heap_limit_ = 8 << 20;
   make_device();
 }
 
@@ -130,10 +129,9 @@ void Runtime::make_device() {
   }
   device_->set_keep_printed(false);
   (void)device_->heap().set_capacity(heap_limit_);
-  // The device's printf FIFO decides, record by record, what fits until the
-  // next synchronisation (functional::PrintfFifo); what fits waits here.
+  // Device printf output waits in the device's FIFO (functional::PrintfFifo)
+  // until the next flush point (flush_printf).
   (void)device_->printf_fifo().set_capacity(printf_fifo_limit_);
-  device_->on_print = [this](const std::string& s) { printf_buffer_ += s; };
 }
 
 functional::SmResources Runtime::sm_resources(int carveout_percent) const {
@@ -174,10 +172,14 @@ Error Runtime::set_limit(int limit, uint64_t value) {
       stack_limit_ = (value + 15) & ~uint64_t{15};
       return Error::Success;
     case 1:  // cudaLimitPrintfFifoSize: fixed once a kernel that calls printf was launched
+      // An H100 reads back at least 512 KiB (4 KiB and 64 KiB requests).
+      value = std::max(value, functional::kMinPrintfFifoBytes);
       if (!device_->printf_fifo().set_capacity(value)) return Error::InvalidValue;
       printf_fifo_limit_ = value;
       return Error::Success;
     case 2:  // cudaLimitMallocHeapSize: fixed once a kernel that calls malloc/free was launched
+      // An H100 reads back at least 4 MiB (1 and 3 MiB requests; 5 MiB stays 5 MiB).
+      value = std::max(value, functional::DeviceHeap::kMinCapacity);
       if (!device_->heap().set_capacity(value)) return Error::InvalidValue;
       heap_limit_ = value;
       return Error::Success;
@@ -234,12 +236,13 @@ Error Runtime::reset() {
   registry_.new_generation();
   sticky_ = Error::Success;
   stack_limit_ = 1024;
-  printf_fifo_limit_ = 1 << 20;
-  heap_limit_ = 8 << 20;
+  printf_fifo_limit_ = functional::kDefaultPrintfFifoBytes;
+  heap_limit_ = functional::DeviceHeap::kDefaultCapacity;
   device_flags_ = 0;
   cache_config = 0;
   shared_mem_config = 0;
   printf_overflow_reported_ = false;
+  invalid_free_reported_ = false;
   host_flags_.clear();
   advice_.clear();
   object_descriptors.clear();
@@ -378,22 +381,20 @@ double Runtime::copy_duration_ns(uint64_t bytes, bool crosses_pcie) const {
 }
 
 void Runtime::flush_printf() {
-  // The host reads the FIFO: what fitted is printed, the space is free again.
-  const uint64_t dropped = device_->printf_fifo().drain();
-  if (!printf_buffer_.empty()) {
-    std::fwrite(printf_buffer_.data(), 1, printf_buffer_.size(), stdout);
-    printf_buffer_.clear();
-  }
-  if (dropped == 0) return;
-  stats_.add("runtime.printf_dropped", dropped);
-  if (printf_overflow_reported_) return;  // once per context: a program may overflow at every sync
+  // The host reads the FIFO: its records are printed, the space is free again.
+  uint64_t overwritten = 0;
+  const std::string text = device_->printf_fifo().take(&overwritten);
+  if (!text.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
+  if (overwritten == 0) return;
+  stats_.add("runtime.printf_overwritten", overwritten);
+  if (printf_overflow_reported_) return;  // once per context: a program may overflow at every flush
   printf_overflow_reported_ = true;
   std::fflush(stdout);
   std::fprintf(stderr,
-               "warpsim: %llu device printf call%s dropped: the printf FIFO "
-               "(cudaLimitPrintfFifoSize, %llu bytes) was full before the next synchronisation, "
-               "as on a GPU\n",
-               static_cast<unsigned long long>(dropped), dropped == 1 ? " was" : "s were",
+               "warpsim: %llu earlier device printf record%s overwritten: more output than the "
+               "printf FIFO (cudaLimitPrintfFifoSize, %llu bytes) holds came before the next "
+               "synchronisation; as on a GPU, the FIFO is circular and keeps the newest\n",
+               static_cast<unsigned long long>(overwritten), overwritten == 1 ? " was" : "s were",
                static_cast<unsigned long long>(printf_fifo_limit_));
 }
 

@@ -281,8 +281,9 @@ class Runtime {
 
  public:
   // ---- output and statistics ----------------------------------------------------------
-  // Device printf output waits in a buffer until a synchronising call, as on
-  // a GPU, and then goes to the program's stdout.
+  // Device printf output waits in the device's FIFO until a flush point (a
+  // launch from the host, a synchronising call), as on a GPU, and then goes
+  // to the program's stdout.
   void flush_printf();
   void write_statistics();  // at exit, to options().stats_file
   const RuntimeOptions& options() const { return options_; }
@@ -369,15 +370,14 @@ class Runtime {
   ManagedAdvice advice_;
   std::unordered_map<uint64_t, unsigned> host_flags_;  // pinned/registered host memory's flags
   uint64_t coop_workspace_ = 0;  // grid-sync workspace of cooperative launches
-  // Device printf / malloc (issue 8): formatted output of the records that
-  // fitted in the FIFO since the last synchronisation; whether the one
-  // warning about dropped printf calls was given in this context.
-  std::string printf_buffer_;
+  // Device printf / malloc (issue 8): whether the one warning about
+  // overwritten printf records was given in this context.
   bool printf_overflow_reported_ = false;
+  bool invalid_free_reported_ = false;  // the one warning about invalid device free() calls
   unsigned device_flags_ = 0;
   uint64_t stack_limit_ = 1024;
-  uint64_t printf_fifo_limit_ = 1 << 20;
-  uint64_t heap_limit_ = 8 << 20;
+  uint64_t printf_fifo_limit_ = functional::kDefaultPrintfFifoBytes;
+  uint64_t heap_limit_ = functional::DeviceHeap::kDefaultCapacity;
   uint64_t sync_depth_limit_ = 2;
   uint64_t pending_launch_limit_ = 2048;
   uint64_t persisting_l2_limit_ = 0;

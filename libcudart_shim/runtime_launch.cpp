@@ -231,6 +231,22 @@ void Runtime::account_grid(KernelEntry& k, const functional::LaunchResult& r, do
   k.stats.cycles += r.cycles;
   k.stats.wall_seconds += seconds;
   publish_launch(k, r, seconds);
+  if (r.invalid_frees != 0) {
+    // Undefined behaviour that a GPU ignores: so does warpsim, but it says so
+    // (once per context; the statistics count every one).
+    stats_.add("runtime.device_invalid_frees", r.invalid_frees);
+    if (!invalid_free_reported_) {
+      invalid_free_reported_ = true;
+      flush_printf();
+      std::fprintf(stderr,
+                   "warpsim: warning: kernel '%s' called device free() %llu time%s on a pointer "
+                   "device malloc() did not return or that was freed already; ignored, as a GPU "
+                   "ignores it (undefined behaviour). The first: %s\n",
+                   k.info ? k.info->name.c_str() : "?",
+                   static_cast<unsigned long long>(r.invalid_frees),
+                   r.invalid_frees == 1 ? "" : "s", r.first_invalid_free.c_str());
+    }
+  }
 }
 
 Error Runtime::kernel_attributes(const void* function, KernelAttributes* out) {

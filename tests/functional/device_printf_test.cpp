@@ -421,42 +421,67 @@ TEST(DevicePrintf, ReturnsTheNumberOfArgumentsParsed) {
 }
 
 // FIFO record = 16-byte header + the argument buffer up to its last argument
-// + each %s string with its NUL, every part rounded up to 8 bytes.
+// + each %s string with its NUL, every part rounded up to 8 bytes, the whole
+// rounded up to 256 bytes (what an H100 showed: device_printf.h).
 TEST(DevicePrintf, RecordSizeInTheFifo) {
   FakeMemory mem;
-  EXPECT_EQ(run(mem, "plain\n").record_bytes, 16u);
-  EXPECT_EQ(run(mem, "%d\n", Args().i32(1)).record_bytes, 16u + 8u);
-  EXPECT_EQ(run(mem, "%d %d %d\n", Args().i32(1).i32(2).i32(3)).record_bytes, 16u + 16u);
-  EXPECT_EQ(run(mem, "%c %f\n", Args().i32('a').f64(2)).record_bytes, 16u + 16u);
-  mem.put_string(0x5000, "hello world");  // 12 bytes with the NUL -> 16
-  EXPECT_EQ(run(mem, "%s|%s\n", Args().u64(0x5000).u64(0x5000)).record_bytes,
-            16u + 16u + 2 * 16u);
-  EXPECT_EQ(run(mem, "%s\n", Args().u64(0)).record_bytes, 16u + 8u);  // "(null)" copies nothing
+  EXPECT_EQ(kPrintfRecordGranule, 256u);
+  EXPECT_EQ(run(mem, "plain\n").record_bytes, 256u);
+  EXPECT_EQ(run(mem, "%d %d %d %d %d %d %d %d\n",
+                Args().i32(1).i32(2).i32(3).i32(4).i32(5).i32(6).i32(7).i32(8))
+                .record_bytes,
+            256u);
+  std::string long_text(300, 'x');
+  mem.put_string(0x5000, long_text.c_str());  // 301 bytes with the NUL -> 304
+  EXPECT_EQ(run(mem, "%s\n", Args().u64(0x5000)).record_bytes, 512u);  // 16 + 8 + 304
+  EXPECT_EQ(run(mem, "%s|%s\n", Args().u64(0x5000).u64(0x5000)).record_bytes, 768u);
+  EXPECT_EQ(run(mem, "%s\n", Args().u64(0)).record_bytes, 256u);  // "(null)" copies nothing
 }
 
-TEST(PrintfFifo, DropsRecordsThatDoNotFitUntilDrained) {
+TEST(PrintfFifo, KeepsTheNewestRecordsUntilRead) {
   PrintfFifo fifo;
   EXPECT_EQ(fifo.capacity(), kDefaultPrintfFifoBytes);
-  ASSERT_TRUE(fifo.set_capacity(64));
-  EXPECT_TRUE(fifo.reserve(24));
-  EXPECT_TRUE(fifo.reserve(40));   // exactly full
-  EXPECT_FALSE(fifo.reserve(8));   // dropped
-  EXPECT_FALSE(fifo.reserve(65));  // larger than the FIFO
-  EXPECT_EQ(fifo.drain(), 2u);
-  EXPECT_TRUE(fifo.reserve(64));
-  EXPECT_EQ(fifo.drain(), 0u);
+  ASSERT_TRUE(fifo.set_capacity(512));
+  fifo.push("a\n", 256);
+  fifo.push("b\n", 256);  // exactly full
+  uint64_t overwritten = 9;
+  EXPECT_EQ(fifo.take(&overwritten), "a\nb\n");
+  EXPECT_EQ(overwritten, 0u);
+  fifo.push("c\n", 256);
+  fifo.push("d\n", 256);
+  fifo.push("e\n", 256);  // overwrites c
+  EXPECT_EQ(fifo.take(&overwritten), "d\ne\n");
+  EXPECT_EQ(overwritten, 1u);
+  EXPECT_EQ(fifo.take(&overwritten), "");  // read: empty
+  EXPECT_EQ(overwritten, 0u);
   // Fixed once a kernel that calls printf is launched.
   fifo.fix_capacity();
   EXPECT_TRUE(fifo.capacity_fixed());
   EXPECT_FALSE(fifo.set_capacity(128));
-  EXPECT_EQ(fifo.capacity(), 64u);
+  EXPECT_EQ(fifo.capacity(), 512u);
 }
 
-TEST(PrintfFifo, ZeroCapacityDropsEverything) {
+TEST(PrintfFifo, ARecordLargerThanTheFifoIsLost) {
   PrintfFifo fifo;
-  ASSERT_TRUE(fifo.set_capacity(0));
-  EXPECT_FALSE(fifo.reserve(16));
-  EXPECT_EQ(fifo.drain(), 1u);
+  ASSERT_TRUE(fifo.set_capacity(256));
+  fifo.push("big\n", 512);
+  uint64_t overwritten = 0;
+  EXPECT_EQ(fifo.take(&overwritten), "");
+  EXPECT_EQ(overwritten, 1u);
+}
+
+TEST(PrintedRecords, KeepRecordBoundaries) {
+  PrintedRecords a, b;
+  a.add("one\n", 256);
+  b.add("two\n", 512);
+  b.add("three\n", 256);
+  a.append(b);
+  std::vector<std::pair<std::string, uint64_t>> seen;
+  a.for_each([&](std::string_view t, uint64_t bytes) { seen.emplace_back(std::string(t), bytes); });
+  EXPECT_EQ(seen, (std::vector<std::pair<std::string, uint64_t>>{
+                      {"one\n", 256}, {"two\n", 512}, {"three\n", 256}}));
+  a.clear();
+  EXPECT_TRUE(a.empty());
 }
 
 }  // namespace
