@@ -101,6 +101,13 @@ bool uses_device_runtime(const Program& program) {
                      [](const CallSite& s) { return s.builtin == Builtin::DeviceRuntime; });
 }
 
+bool uses_legacy_device_runtime(const Program& program) {
+  return std::any_of(program.call_sites.begin(), program.call_sites.end(), [&](const CallSite& s) {
+    return s.builtin == Builtin::DeviceRuntime && s.extern_function != kNoSlot &&
+           !program.module->functions[s.extern_function].name.starts_with("__cudaCDP2");
+  });
+}
+
 bool uses_device_heap(const CallSite& site) {
   const auto call = static_cast<DeviceCall>(site.device_call);
   return site.builtin == Builtin::DeviceRuntime &&
@@ -199,7 +206,10 @@ uint64_t DeviceRuntime::new_handle() {
 
 GridDeviceRuntime::GridDeviceRuntime(DeviceRuntime& runtime, const Program& program,
                                      const LaunchConfig& config)
-    : runtime_(runtime), program_(program), depth_(config.depth) {}
+    : runtime_(runtime),
+      program_(program),
+      depth_(config.depth),
+      legacy_(uses_legacy_device_runtime(program)) {}
 
 DeviceError GridDeviceRuntime::record(Caller c, DeviceError e) {
   if (e == DeviceError::Success) return e;
@@ -258,7 +268,7 @@ DeviceError GridDeviceRuntime::check_launch(uint64_t function, Dim3 grid, Dim3 b
   if (k->static_shared_bytes + shared > lim.shared_per_block_optin) return DeviceError::InvalidValue;
   if (k->resources.param_bytes > DeviceRuntime::kParameterBufferBytes)
     return DeviceError::InvalidValue;
-  if (depth_ + 1 > lim.max_depth) return DeviceError::LaunchMaxDepthExceeded;
+  if (legacy_ && depth_ + 1 > lim.max_depth) return DeviceError::LaunchMaxDepthExceeded;
   *kernel = k;
   return DeviceError::Success;
 }
@@ -273,7 +283,8 @@ bool GridDeviceRuntime::stream_kind(uint64_t stream, DeviceWork::Stream* kind) c
 
 DeviceError GridDeviceRuntime::enqueue(Caller c, DeviceWork work, uint64_t stream) {
   std::lock_guard lock(mu_);
-  if (!stream_kind(stream, &work.stream)) return DeviceError::InvalidResourceHandle;
+  // An unknown stream is an invalid argument (measured on an H100).
+  if (!stream_kind(stream, &work.stream)) return DeviceError::InvalidValue;
   work.stream_handle = stream;
   work.cta = c.cta;
   work.sequence = next_sequence_++;
@@ -315,9 +326,11 @@ DeviceError GridDeviceRuntime::launch_v2(Caller c, uint64_t buffer, uint64_t str
 }
 
 DeviceError GridDeviceRuntime::stream_create(Caller c, uint32_t flags, uint64_t* stream) {
-  // Device streams must be created non-blocking (cudaStreamNonBlocking): the
-  // device has no legacy NULL-stream synchronisation to opt out of.
-  if (flags != 1) return record(c, DeviceError::InvalidValue);
+  // CUDA documents that device streams must be created with
+  // cudaStreamNonBlocking; an H100 with CUDA 13 also accepts
+  // cudaStreamDefault, and the stream is non-blocking all the same (the
+  // device has no legacy NULL-stream synchronisation).
+  if (flags > 1) return record(c, DeviceError::InvalidValue);
   *stream = runtime_.new_handle();
   std::lock_guard lock(mu_);
   streams_.insert(*stream);
@@ -326,9 +339,9 @@ DeviceError GridDeviceRuntime::stream_create(Caller c, uint32_t flags, uint64_t*
 
 DeviceError GridDeviceRuntime::stream_destroy(Caller c, uint64_t stream) {
   std::lock_guard lock(mu_);
-  if (streams_.erase(stream) == 0) {
-    last_errors_[{c.cta, c.thread}] = DeviceError::InvalidResourceHandle;
-    return DeviceError::InvalidResourceHandle;
+  if (streams_.erase(stream) == 0) {  // an invalid argument on an H100
+    last_errors_[{c.cta, c.thread}] = DeviceError::InvalidValue;
+    return DeviceError::InvalidValue;
   }
   return DeviceError::Success;
 }

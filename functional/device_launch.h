@@ -17,7 +17,10 @@
 //
 // Launch slots: each pending launch holds one slot of the device runtime's
 // launch pool (cudaLimitDevRuntimePendingLaunchCount slots) from
-// cudaGetParameterBuffer until its grid starts. A slot's parameter buffer is
+// cudaGetParameterBuffer until its grid completes, descendants included (an
+// H100 with CUDA 13: a grid recursing without end went exactly as deep as
+// the limit before its launch failed with cudaErrorLaunchPendingCountExceeded;
+// CDP2 has no other nesting limit - CDP1's 24 levels apply to CUDA 11's API). A slot's parameter buffer is
 // device memory in one arena allocated before the grid runs, because device
 // memory must not be allocated while executor threads translate addresses.
 #include <array>
@@ -86,6 +89,8 @@ DeviceCall device_call_named(std::string_view name);
 bool defines_device_runtime(std::string_view ptx);
 // Whether any call site of `program` calls the device runtime.
 bool uses_device_runtime(const Program& program);
+// Whether it calls CUDA 11's (CDP1) device runtime rather than __cudaCDP2*.
+bool uses_legacy_device_runtime(const Program& program);
 // Whether the call site needs the device malloc heap (device cudaMalloc/cudaFree).
 bool uses_device_heap(const CallSite& site);
 
@@ -123,7 +128,7 @@ struct DeviceRuntimeLimits {
   std::array<uint32_t, 3> max_block{1024, 1024, 64};
   uint32_t max_threads_per_block = 1024;
   uint64_t shared_per_block_optin = 227 << 10;
-  uint32_t max_depth = 24;             // nesting levels below the host's grid
+  uint32_t max_depth = 24;             // nesting levels below the host's grid (CDP1 only)
   uint64_t pending_launches = 2048;    // cudaLimitDevRuntimePendingLaunchCount
   int32_t runtime_version = 13000;     // cudaRuntimeGetVersion
 };
@@ -238,6 +243,7 @@ class GridDeviceRuntime {
   DeviceRuntime& runtime_;
   const Program& program_;
   uint32_t depth_ = 0;
+  bool legacy_ = false;  // CDP1: the nesting depth is limited
   mutable std::mutex mu_;
   uint64_t next_sequence_ = 0;
   std::vector<DeviceWork> work_;

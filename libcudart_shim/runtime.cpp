@@ -183,11 +183,12 @@ Error Runtime::set_limit(int limit, uint64_t value) {
       if (!device_->heap().set_capacity(value)) return Error::InvalidValue;
       heap_limit_ = value;
       return Error::Success;
-    case 3:  // cudaLimitDevRuntimeSyncDepth
+    case 3:  // cudaLimitDevRuntimeSyncDepth: a CDP1 limit
+      if (!sync_depth_limit_supported()) return Error::UnsupportedLimit;
       sync_depth_limit_ = value;
       return Error::Success;
-    case 4:  // cudaLimitDevRuntimePendingLaunchCount
-      pending_launch_limit_ = value;
+    case 4:  // cudaLimitDevRuntimePendingLaunchCount: at least 32 (an H100 reads 8 back as 32)
+      pending_launch_limit_ = std::max<uint64_t>(value, 32);
       return Error::Success;
     case 5:  // cudaLimitMaxL2FetchGranularity: 0..128, a power of two
       if (value > 128 || (value & (value - 1)) != 0) return Error::InvalidValue;
@@ -207,12 +208,22 @@ Error Runtime::get_limit(int limit, uint64_t* value) const {
     case 0: *value = stack_limit_; return Error::Success;
     case 1: *value = printf_fifo_limit_; return Error::Success;
     case 2: *value = heap_limit_; return Error::Success;
-    case 3: *value = sync_depth_limit_; return Error::Success;
+    case 3:
+      if (!sync_depth_limit_supported()) return Error::UnsupportedLimit;
+      *value = sync_depth_limit_;
+      return Error::Success;
     case 4: *value = pending_launch_limit_; return Error::Success;
     case 5: *value = l2_fetch_granularity_; return Error::Success;
     case 6: *value = persisting_l2_limit_; return Error::Success;
     default: return Error::UnsupportedLimit;
   }
+}
+
+bool Runtime::sync_depth_limit_supported() const {
+  // Device-side synchronisation (CDP1) does not exist on compute capability
+  // 9.0 and later, which only CUDA 12+ (CDP2) targets: an H100 with CUDA 13
+  // answers cudaErrorUnsupportedLimit.
+  return abi_major_ < 12 || config_.gpu.cc() < 90;
 }
 
 Error Runtime::synchronize() {
@@ -238,6 +249,8 @@ Error Runtime::reset() {
   stack_limit_ = 1024;
   printf_fifo_limit_ = functional::kDefaultPrintfFifoBytes;
   heap_limit_ = functional::DeviceHeap::kDefaultCapacity;
+  sync_depth_limit_ = 2;
+  pending_launch_limit_ = 2048;
   device_flags_ = 0;
   cache_config = 0;
   shared_mem_config = 0;

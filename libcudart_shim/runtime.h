@@ -112,6 +112,7 @@ class Runtime {
   Error device_attribute(int attribute, int* value) const;
   Error set_limit(int limit, uint64_t value);
   Error get_limit(int limit, uint64_t* value) const;
+  bool sync_depth_limit_supported() const;  // cudaLimitDevRuntimeSyncDepth
   Error synchronize();  // cudaDeviceSynchronize
   Error reset();        // cudaDeviceReset
   int cache_config = 0;
@@ -333,12 +334,10 @@ class Runtime {
   // pointer per parameter); cudaErrorInvalidValue for a missing one.
   static Error pack_arguments(const functional::KernelInfo& info, void** args,
                               std::vector<uint8_t>* block);
-  // Runs the work the grid `parent` launched on the device, and all that
-  // work launches in turn, after the grid; returns its simulated duration.
-  // A fault stops it all and becomes `parent`'s fault.
-  double run_device_work(Binary& binary, functional::LaunchResult& parent);
-  double run_device_item(Binary& binary, functional::DeviceWork& work,
-                         functional::LaunchResult& parent);
+  // Runs the work the grid `top` launched on the device, and all that work
+  // launches in turn, after the grid; returns its simulated duration. A
+  // fault stops it all and becomes `top`'s fault.
+  double run_device_work(Binary& binary, functional::LaunchResult& top);
   uint32_t max_device_depth_ = 0;
 
   int abi_major_;

@@ -73,67 +73,105 @@ void Runtime::configure_device_runtime() {
     };
 }
 
-double Runtime::run_device_work(Binary& binary, functional::LaunchResult& parent) {
-  std::vector<DeviceWork> work = std::move(parent.device_work);
-  parent.device_work.clear();
-  double ns = 0;
-  for (const bool tail : {false, true}) {
-    for (DeviceWork& w : work) {
-      if ((w.stream == DeviceWork::Stream::TailLaunch) != tail) continue;
-      if (parent.fault) {  // the context failed: nothing else runs
-        if (w.slot != 0) (void)device_->device_runtime().release_slot(w.slot);
+// Depth-first over the tree of grids, with an explicit stack: a program may
+// nest as deep as the pending-launch limit allows (2048 by default, any
+// number the program sets), which must not depend on the host's stack.
+double Runtime::run_device_work(Binary& binary, functional::LaunchResult& top) {
+  // A grid whose work is being run: its result (the top grid's lives with
+  // the caller), the work it launched, where the walk through that work is,
+  // and the launch slot it holds until it completes with its descendants.
+  struct Frame {
+    functional::LaunchResult own;
+    functional::LaunchResult* result = nullptr;
+    std::vector<DeviceWork> work;
+    bool tail_pass = false;  // ordinary and fire-and-forget work first, then tail launches
+    size_t next = 0;
+    double ns = 0;           // the grid's own duration plus its work's so far
+    uint64_t slot = 0;
+    Frame(functional::LaunchResult* r, double duration, uint64_t held)
+        : result(r), work(std::move(r->device_work)), ns(duration), slot(held) {
+      r->device_work.clear();
+    }
+    Frame(functional::LaunchResult&& r, double duration, uint64_t held)
+        : own(std::move(r)), result(&own), work(std::move(own.device_work)), ns(duration),
+          slot(held) {
+      own.device_work.clear();
+    }
+  };
+  functional::DeviceRuntime& runtime = device_->device_runtime();
+  std::vector<std::unique_ptr<Frame>> stack;
+  stack.push_back(std::make_unique<Frame>(&top, 0.0, uint64_t{0}));
+  for (;;) {
+    Frame& f = *stack.back();
+    functional::LaunchResult& parent = *f.result;
+    Frame* child = nullptr;
+    while (child == nullptr) {
+      if (f.next == f.work.size()) {
+        if (f.tail_pass) break;
+        f.tail_pass = true;
+        f.next = 0;
         continue;
       }
-      ns += run_device_item(binary, w, parent);
+      DeviceWork& w = f.work[f.next++];
+      if ((w.stream == DeviceWork::Stream::TailLaunch) != f.tail_pass) continue;
+      if (parent.fault) {  // the context failed: nothing else runs
+        if (w.slot != 0) (void)runtime.release_slot(w.slot);
+        continue;
+      }
+      if (w.kind != DeviceWork::Kind::Launch) {
+        functional::DeviceMemory& memory = device_->memory();
+        const functional::Fault fault = w.kind == DeviceWork::Kind::Copy
+                                            ? memory.copy_device(w.dst, w.src, w.bytes)
+                                            : memory.memset(w.dst, w.value, w.bytes);
+        if (fault) {
+          parent.fault = copy_fault(w, fault);
+          parent.error = parent.fault->error;
+        }
+        f.ns += copy_duration_ns(w.bytes, false);
+        continue;
+      }
+      const functional::KernelInfo& info = *w.kernel;
+      KernelEntry* k = entry_for(binary, w.kernel);
+      functional::LaunchConfig cfg;
+      cfg.grid = w.grid;
+      cfg.block = w.block;
+      cfg.dynamic_shared_bytes = w.shared_bytes;
+      cfg.depth = w.depth;
+      double seconds = 0;
+      functional::LaunchResult res = run_grid(binary, info, k, cfg, std::move(w.params), &seconds);
+      if (res.error == functional::LaunchError::InvalidConfiguration ||
+          res.error == functional::LaunchError::InvalidValue) {
+        // Checked at the device-side launch already; only a cluster shape the
+        // grid does not tile gets here. The child does not run.
+        std::fprintf(stderr,
+                     "warpsim: device-side launch of '%s' refused (%s): the grid does not run\n",
+                     info.name.c_str(), std::string(functional::to_string(res.error)).c_str());
+        (void)runtime.release_slot(w.slot);
+        continue;
+      }
+      stats_.add("runtime.device_launches");
+      max_device_depth_ = std::max(max_device_depth_, w.depth);
+      stats_.set("runtime.device_launch_max_depth", uint64_t{max_device_depth_});
+      KernelEntry unregistered;  // a kernel the program never registered: no per-kernel record
+      account_grid(k != nullptr ? *k : unregistered, res, seconds);
+      const double ns = kernel_duration_ns(res);
+      stack.push_back(std::make_unique<Frame>(std::move(res), ns, w.slot));
+      child = stack.back().get();
+    }
+    if (child != nullptr) continue;
+    // The grid and all it launched are done: its slot is free again, its
+    // time and any fault go to its parent.
+    std::unique_ptr<Frame> done = std::move(stack.back());
+    stack.pop_back();
+    if (done->slot != 0) (void)runtime.release_slot(done->slot);
+    if (stack.empty()) return done->ns;
+    Frame& up = *stack.back();
+    up.ns += done->ns;
+    if (done->result->fault) {
+      up.result->fault = std::move(done->result->fault);
+      up.result->error = done->result->error;
     }
   }
-  return ns;
-}
-
-double Runtime::run_device_item(Binary& binary, DeviceWork& w, functional::LaunchResult& parent) {
-  functional::DeviceMemory& memory = device_->memory();
-  if (w.kind != DeviceWork::Kind::Launch) {
-    const functional::Fault f = w.kind == DeviceWork::Kind::Copy
-                                    ? memory.copy_device(w.dst, w.src, w.bytes)
-                                    : memory.memset(w.dst, w.value, w.bytes);
-    if (f) {
-      parent.fault = copy_fault(w, f);
-      parent.error = parent.fault->error;
-    }
-    return copy_duration_ns(w.bytes, false);
-  }
-  // The child starts: its launch slot is free again.
-  (void)device_->device_runtime().release_slot(w.slot);
-  const functional::KernelInfo& info = *w.kernel;
-  KernelEntry* k = entry_for(binary, w.kernel);
-  functional::LaunchConfig cfg;
-  cfg.grid = w.grid;
-  cfg.block = w.block;
-  cfg.dynamic_shared_bytes = w.shared_bytes;
-  cfg.depth = w.depth;
-  double seconds = 0;
-  functional::LaunchResult res = run_grid(binary, info, k, cfg, std::move(w.params), &seconds);
-  if (res.error == functional::LaunchError::InvalidConfiguration ||
-      res.error == functional::LaunchError::InvalidValue) {
-    // Checked at the device-side launch already; only a cluster shape the
-    // grid does not tile gets here. The child does not run.
-    std::fprintf(stderr, "warpsim: device-side launch of '%s' refused (%s): the grid does not run\n",
-                 info.name.c_str(), std::string(functional::to_string(res.error)).c_str());
-    return 0;
-  }
-  stats_.add("runtime.device_launches");
-  max_device_depth_ = std::max(max_device_depth_, w.depth);
-  stats_.set("runtime.device_launch_max_depth", uint64_t{max_device_depth_});
-  KernelEntry unregistered;  // a kernel the program never registered: no per-kernel record
-  account_grid(k != nullptr ? *k : unregistered, res, seconds);
-  double ns = kernel_duration_ns(res);
-  // Its own children (run_device_work gives back their slots if it faulted).
-  ns += run_device_work(binary, res);
-  if (res.fault) {
-    parent.fault = std::move(res.fault);
-    parent.error = res.error;
-  }
-  return ns;
 }
 
 }  // namespace warpsim::cudart

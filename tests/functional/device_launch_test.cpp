@@ -170,7 +170,7 @@ TEST(DeviceLaunch, ChecksEachLaunchAndKeepsErrorsPerThread) {
   EXPECT_EQ(launch(g, fn, {2048, 1, 1}, 0), DeviceError::InvalidConfiguration);
   EXPECT_EQ(launch(g, fn, {1, 1, 65}, 0), DeviceError::InvalidConfiguration);
   EXPECT_EQ(launch(g, fn + 8, {1, 1, 1}, 0), DeviceError::InvalidDeviceFunction);
-  EXPECT_EQ(launch(g, fn, {1, 1, 1}, 0x999), DeviceError::InvalidResourceHandle);
+  EXPECT_EQ(launch(g, fn, {1, 1, 1}, 0x999), DeviceError::InvalidValue);  // unknown stream
   EXPECT_EQ(g.launch_v2(a, 0, 0), DeviceError::InvalidValue);  // no buffer
   EXPECT_EQ(dr.slots_held(), 0u);  // failed launches give their slots back
   // The last error is per thread; Peek keeps it, Get clears it.
@@ -178,16 +178,19 @@ TEST(DeviceLaunch, ChecksEachLaunchAndKeepsErrorsPerThread) {
   EXPECT_EQ(g.last_error(a, false), DeviceError::InvalidValue);
   EXPECT_EQ(g.last_error(a, true), DeviceError::InvalidValue);
   EXPECT_EQ(g.last_error(a, true), DeviceError::Success);
-  // Streams: created non-blocking only; destroyed once; the special ones.
+  // Streams: created with cudaStreamDefault or cudaStreamNonBlocking (an H100 accepts both);
+  // destroyed once; the special ones.
   uint64_t s = 0;
-  EXPECT_EQ(g.stream_create(a, 0, &s), DeviceError::InvalidValue);
+  EXPECT_EQ(g.stream_create(a, 2, &s), DeviceError::InvalidValue);
+  EXPECT_EQ(g.stream_create(a, 0, &s), DeviceError::Success);
+  EXPECT_EQ(g.stream_destroy(a, s), DeviceError::Success);
   EXPECT_EQ(g.stream_create(a, 1, &s), DeviceError::Success);
   EXPECT_NE(s, 0u);
   EXPECT_EQ(launch(g, fn, {1, 1, 1}, s), DeviceError::Success);
   EXPECT_EQ(launch(g, fn, {1, 1, 1}, kTailLaunchStream), DeviceError::Success);
   EXPECT_EQ(launch(g, fn, {1, 1, 1}, kFireAndForgetStream), DeviceError::Success);
   EXPECT_EQ(g.stream_destroy(a, s), DeviceError::Success);
-  EXPECT_EQ(g.stream_destroy(a, s), DeviceError::InvalidResourceHandle);
+  EXPECT_EQ(g.stream_destroy(a, s), DeviceError::InvalidValue);
   // Events need cudaEventDisableTiming and order named or NULL streams only.
   uint64_t ev = 0;
   EXPECT_EQ(g.event_create(a, 0, &ev), DeviceError::InvalidValue);
@@ -208,13 +211,37 @@ TEST(DeviceLaunch, ChecksEachLaunchAndKeepsErrorsPerThread) {
   EXPECT_EQ(dr.slots_held(), 3u);
   for (const DeviceWork& w : work) EXPECT_TRUE(dr.release_slot(w.slot));
 
-  // A grid 24 levels deep may not launch.
+  // CDP2 has no nesting limit but the pending-launch count: a grid 100 levels deep launches.
+  cfg.depth = 100;
+  GridDeviceRuntime deeper(dr, *l->program, cfg);
+  EXPECT_EQ(launch(deeper, fn, {1, 1, 1}, 0), DeviceError::Success);
+  for (const DeviceWork& w : deeper.finish()) {
+    EXPECT_EQ(w.depth, 101u);
+    EXPECT_TRUE(dr.release_slot(w.slot));
+  }
+}
+
+// CUDA 11's device runtime (CDP1): a grid 24 levels deep may not launch.
+TEST(DeviceLaunch, LegacyDeviceRuntimeLimitsTheNestingDepth) {
+  std::string ptx = kLaunchPtx;
+  for (size_t at = ptx.find("__cudaCDP2"); at != std::string::npos; at = ptx.find("__cudaCDP2"))
+    ptx.replace(at, 10, "cuda");
+  auto l = load(ptx);
+  ASSERT_TRUE(uses_legacy_device_runtime(*l->program));
+  DeviceRuntime& dr = l->device.device_runtime();
+  ASSERT_FALSE(dr.prepare(l->device.memory()));
+  const uint64_t fn = function_address(l->program->find_kernel("child")->function);
+  const GridDeviceRuntime::Caller a{0, 0};
+  auto launch = [&](GridDeviceRuntime& grid) {
+    return grid.launch_v2(a, grid.get_parameter_buffer_v2(a, fn, {1, 1, 1}, {1, 1, 1}, 0), 0);
+  };
+  LaunchConfig cfg;
   cfg.depth = 24;
   GridDeviceRuntime deep(dr, *l->program, cfg);
-  EXPECT_EQ(launch(deep, fn, {1, 1, 1}, 0), DeviceError::LaunchMaxDepthExceeded);
+  EXPECT_EQ(launch(deep), DeviceError::LaunchMaxDepthExceeded);
   cfg.depth = 23;
   GridDeviceRuntime deep_ok(dr, *l->program, cfg);
-  EXPECT_EQ(launch(deep_ok, fn, {1, 1, 1}, 0), DeviceError::Success);
+  EXPECT_EQ(launch(deep_ok), DeviceError::Success);
   ASSERT_EQ(deep_ok.finish().at(0).depth, 24u);
 }
 
