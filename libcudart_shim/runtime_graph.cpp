@@ -66,29 +66,6 @@ namespace {
 
 uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
 
-// Removes from a dependency set the nodes that another member already
-// depends on (a join after a fork need not depend on the fork point again).
-void drop_implied(std::vector<GraphNode*>& deps) {
-  std::vector<GraphNode*> kept;
-  for (GraphNode* n : deps) {
-    bool implied = false;
-    for (GraphNode* m : deps) {
-      if (m == n) continue;
-      std::vector<const GraphNode*> todo(m->deps.begin(), m->deps.end());
-      std::unordered_set<const GraphNode*> seen;
-      while (!todo.empty() && !implied) {
-        const GraphNode* a = todo.back();
-        todo.pop_back();
-        if (a == n) implied = true;
-        if (seen.insert(a).second) todo.insert(todo.end(), a->deps.begin(), a->deps.end());
-      }
-      if (implied) break;
-    }
-    if (!implied) kept.push_back(n);
-  }
-  deps = std::move(kept);
-}
-
 }  // namespace
 
 Error Runtime::record_event(Event& e, Stream& s, unsigned flags) {
@@ -124,10 +101,11 @@ Error Runtime::wait_event(Stream& s, Event& e, unsigned flags) {
       es->invalidated = true;
       return Error::StreamCaptureIsolation;
     }
+    // The dependencies add up; ones another dependency implies stay (an
+    // H100 with CUDA 13 keeps the fork point's edge to the join).
     for (GraphNode* n : e.captured_nodes)
       if (std::find(s.capture_deps.begin(), s.capture_deps.end(), n) == s.capture_deps.end())
         s.capture_deps.push_back(n);
-    drop_implied(s.capture_deps);
     return Error::Success;
   }
   bool record = false;
@@ -461,16 +439,10 @@ Error Runtime::launch_graph(GraphExec& exec, const void* stream, bool per_thread
   bool record = false;
   if (Error e = capture_gate(*s, false, &record); e != Error::Success) return e;
   if (record) {
-    // Launching a graph into a capturing stream captures it as a child
-    // graph, which may not hold memory nodes.
-    if (exec.graph().has_memory_nodes()) {
-      s->capture->invalidated = true;
-      return Error::StreamCaptureUnsupported;
-    }
-    GraphNode* n = capture_node(*s, NodeType::Graph);
-    n->child = exec.graph().clone();
-    graphs_.added(n);
-    return Error::Success;
+    // Not captured: an H100 with CUDA 13 refuses a graph launch into a
+    // capturing stream and invalidates the capture.
+    s->capture->invalidated = true;
+    return Error::StreamCaptureUnsupported;
   }
   // An allocation the previous launch made must have been freed, unless the
   // graph was instantiated to free it itself (AutoFreeOnLaunch).
