@@ -118,82 +118,96 @@ bool uses_device_heap(const CallSite& site) {
 
 Fault DeviceRuntime::prepare(DeviceMemory& memory) {
   std::lock_guard lock(mu_);
-  const uint64_t wanted = std::max<uint64_t>(limits_.pending_launches, 1);
-  if (base_ != 0 && (wanted == slots_ || free_.size() != slots_)) return {};
+  const uint64_t wanted = std::max<uint64_t>(limits_.pending_launches, 1) * kParameterBufferBytes;
+  if (base_ != 0 && (wanted == bytes_ || !held_.empty())) return {};
   if (base_ != 0) (void)memory.free(base_);
-  base_ = 0;
+  base_ = bytes_ = 0;
   host_ = nullptr;
-  slots_ = 0;
+  free_.clear();
   Fault f;
-  const uint64_t bytes = wanted * kParameterBufferBytes;
-  const uint64_t base = memory.allocate(bytes, AllocationKind::Device,
+  const uint64_t base = memory.allocate(wanted, AllocationKind::Device,
                                         "device runtime parameter buffers", &f);
   if (base == 0) return f;
-  uint8_t* host = memory.host_pointer(base, bytes, f);
+  uint8_t* host = memory.host_pointer(base, wanted, f);
   if (host == nullptr) return f;
   base_ = base;
+  bytes_ = wanted;
   host_ = host;
-  slots_ = wanted;
-  held_.assign(wanted, false);
-  launches_.assign(wanted, SlotLaunch{});
-  free_.clear();
-  for (uint64_t i = wanted; i-- > 0;) free_.push_back(i);  // slot 0 is taken first
+  free_[base] = wanted;
   return {};
 }
 
-int64_t DeviceRuntime::slot_index(uint64_t buffer) const {
-  if (base_ == 0 || buffer < base_ || (buffer - base_) % kParameterBufferBytes != 0) return -1;
-  const uint64_t i = (buffer - base_) / kParameterBufferBytes;
-  return i < slots_ && held_[i] ? static_cast<int64_t>(i) : -1;
-}
-
-uint64_t DeviceRuntime::acquire_slot() {
+uint64_t DeviceRuntime::acquire_slot(uint64_t bytes, uint64_t alignment) {
+  const uint64_t size = std::max<uint64_t>(1, (bytes + kSlotGranule - 1) / kSlotGranule) * kSlotGranule;
+  const uint64_t align = std::max(alignment, kSlotGranule);
+  if (size > kParameterBufferBytes || align > kParameterBufferBytes || (align & (align - 1)) != 0)
+    return 0;
   std::lock_guard lock(mu_);
-  if (free_.empty()) return 0;
-  const uint64_t i = free_.back();
-  free_.pop_back();
-  held_[i] = true;
-  launches_[i] = SlotLaunch{};
-  std::memset(host_ + i * kParameterBufferBytes, 0, kParameterBufferBytes);
-  return base_ + i * kParameterBufferBytes;
+  for (auto it = free_.begin(); it != free_.end(); ++it) {
+    const uint64_t start = it->first, end = it->first + it->second;
+    const uint64_t at = (start + align - 1) / align * align;
+    if (at + size > end) continue;
+    free_.erase(it);
+    if (at > start) free_[start] = at - start;
+    if (at + size < end) free_[at + size] = end - (at + size);
+    held_[at] = Slot{size, {}};
+    std::memset(host_ + (at - base_), 0, size);
+    return at;
+  }
+  return 0;
 }
 
 bool DeviceRuntime::release_slot(uint64_t buffer) {
   std::lock_guard lock(mu_);
-  const int64_t i = slot_index(buffer);
-  if (i < 0) return false;
-  held_[static_cast<size_t>(i)] = false;
-  free_.push_back(static_cast<uint64_t>(i));
+  auto h = held_.find(buffer);
+  if (h == held_.end()) return false;
+  uint64_t start = buffer, size = h->second.size;
+  held_.erase(h);
+  auto next = free_.lower_bound(start);
+  if (next != free_.end() && start + size == next->first) {  // merge with the range after
+    size += next->second;
+    next = free_.erase(next);
+  }
+  if (next != free_.begin()) {  // and with the one before
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == start) {
+      prev->second += size;
+      return true;
+    }
+  }
+  free_[start] = size;
   return true;
 }
 
 bool DeviceRuntime::is_held_slot(uint64_t buffer) const {
   std::lock_guard lock(mu_);
-  return slot_index(buffer) >= 0;
+  return held_.count(buffer) != 0;
 }
 
 uint64_t DeviceRuntime::slots_held() const {
   std::lock_guard lock(mu_);
-  return slots_ - free_.size();
+  return held_.size();
 }
 
 std::vector<uint8_t> DeviceRuntime::slot_bytes(uint64_t buffer, uint64_t bytes) const {
   std::lock_guard lock(mu_);
-  const int64_t i = slot_index(buffer);
-  if (i < 0) return {};
-  const uint8_t* p = host_ + static_cast<uint64_t>(i) * kParameterBufferBytes;
-  return std::vector<uint8_t>(p, p + std::min(bytes, kParameterBufferBytes));
+  auto h = held_.find(buffer);
+  if (h == held_.end()) return {};
+  // `bytes` bytes; past the end of a buffer too small for them, zeros.
+  std::vector<uint8_t> out(bytes, 0);
+  std::memcpy(out.data(), host_ + (buffer - base_), std::min(bytes, h->second.size));
+  return out;
 }
 
 void DeviceRuntime::set_slot_launch(uint64_t buffer, const SlotLaunch& launch) {
   std::lock_guard lock(mu_);
-  if (const int64_t i = slot_index(buffer); i >= 0) launches_[static_cast<size_t>(i)] = launch;
+  if (auto h = held_.find(buffer); h != held_.end()) h->second.launch = launch;
 }
 
 DeviceRuntime::SlotLaunch DeviceRuntime::slot_launch(uint64_t buffer) const {
   std::lock_guard lock(mu_);
-  const int64_t i = slot_index(buffer);
-  return i < 0 ? SlotLaunch{} : launches_[static_cast<size_t>(i)];
+  auto h = held_.find(buffer);
+  return h == held_.end() ? SlotLaunch{} : h->second.launch;
 }
 
 uint64_t DeviceRuntime::new_handle() {
@@ -232,7 +246,11 @@ uint64_t GridDeviceRuntime::get_parameter_buffer(Caller c, uint64_t alignment, u
     record(c, DeviceError::InvalidValue);
     return 0;
   }
-  const uint64_t buffer = runtime_.acquire_slot();
+  // Pending at this launch, had every child run at once: this grid's chain
+  // of device-launched ancestors, itself, and the new one (device_launch.h).
+  uint64_t buffer = 0;
+  if (uint64_t{depth_} + 1 <= runtime_.limits().pending_launches)
+    buffer = runtime_.acquire_slot(size, alignment);
   if (buffer == 0) {
     record(c, DeviceError::LaunchPendingCountExceeded);
     return 0;
@@ -244,7 +262,13 @@ uint64_t GridDeviceRuntime::get_parameter_buffer(Caller c, uint64_t alignment, u
 
 uint64_t GridDeviceRuntime::get_parameter_buffer_v2(Caller c, uint64_t function, Dim3 grid,
                                                     Dim3 block, uint32_t shared) {
-  const uint64_t buffer = get_parameter_buffer(c, 8, DeviceRuntime::kParameterBufferBytes);
+  // Room for the kernel's parameters (all a buffer may hold when the
+  // function is not a kernel: the launch then fails and gives it back).
+  uint64_t bytes = DeviceRuntime::kParameterBufferBytes;
+  if (const uint32_t fn = function_at(program_, function); fn != kNoSlot)
+    for (const KernelInfo& info : program_.kernels)
+      if (info.function == fn) bytes = std::min<uint64_t>(bytes, info.resources.param_bytes);
+  const uint64_t buffer = get_parameter_buffer(c, DeviceRuntime::kSlotGranule, bytes);
   if (buffer != 0) runtime_.set_slot_launch(buffer, {function, grid, block, shared});
   return buffer;
 }

@@ -15,14 +15,27 @@
 // event handles - are made here, so the calling thread gets the error as the
 // call's result and from its device-side cudaGetLastError.
 //
-// Launch slots: each pending launch holds one slot of the device runtime's
-// launch pool (cudaLimitDevRuntimePendingLaunchCount slots) from
-// cudaGetParameterBuffer until its grid completes, descendants included (an
-// H100 with CUDA 13: a grid recursing without end went exactly as deep as
-// the limit before its launch failed with cudaErrorLaunchPendingCountExceeded;
-// CDP2 has no other nesting limit - CDP1's 24 levels apply to CUDA 11's API). A slot's parameter buffer is
-// device memory in one arena allocated before the grid runs, because device
-// memory must not be allocated while executor threads translate addresses.
+// The pending-launch limit (cudaLimitDevRuntimePendingLaunchCount): a launch
+// is pending until its grid completes, descendants included. On a GPU,
+// children run while their parent does, so what counts at a launch is the
+// chain of grids that cannot complete yet. An H100 with CUDA 13 showed both
+// sides: a grid recursing without end went exactly as deep as the limit
+// before its launch failed with cudaErrorLaunchPendingCountExceeded, and one
+// thread launching 150 short children with the limit at 32 had every launch
+// succeed. warpsim runs children after their parent, so it counts what a GPU
+// running each child at once would: a launch from a grid at depth d (the
+// host's grids are depth 0) fails when d + 1 exceeds the limit. CDP2 has no
+// other nesting limit; CDP1's 24 levels apply to CUDA 11's API.
+//
+// Launch slots: each launch holds a parameter buffer from
+// cudaGetParameterBuffer until its grid completes. The buffers are carved
+// from one device allocation of cudaLimitDevRuntimePendingLaunchCount x 4 KiB
+// (the reservation a GPU makes for pending launches), made before the grid
+// runs, because device memory must not be allocated while executor threads
+// translate addresses; a buffer takes what its kernel's parameters need
+// (rounded up to 256 bytes), so far more launches than the limit can wait for
+// warpsim's deferred schedule. Only if that memory runs out does a launch fail
+// (with cudaErrorLaunchPendingCountExceeded) where a GPU might not.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -148,20 +161,26 @@ class DeviceRuntime {
   std::function<int32_t(int attribute, int* value)> attribute;
   std::function<int32_t(int limit, uint64_t* value)> limit;
 
-  // Makes the slot arena (limits().pending_launches slots) if there is none,
-  // or remakes it when the limit changed and no slot is held. Called before
-  // a grid that calls the device runtime runs; not thread-safe.
+  // Granularity and smallest alignment of parameter buffers.
+  static constexpr uint64_t kSlotGranule = 256;
+
+  // Makes the buffer store (limits().pending_launches x kParameterBufferBytes)
+  // if there is none, or remakes it when the limit changed and no slot is
+  // held. Called before a grid that calls the device runtime runs; not
+  // thread-safe.
   Fault prepare(DeviceMemory& memory);
 
   // The rest is safe to call from several executor threads.
-  // A free slot's parameter buffer (device address), or 0 when every slot
-  // is held (the pending-launch limit is reached).
-  uint64_t acquire_slot();
+  // A zeroed parameter buffer of `bytes` (device address) aligned to
+  // `alignment` (at most kParameterBufferBytes), or 0 when the store has no
+  // room for it.
+  uint64_t acquire_slot(uint64_t bytes, uint64_t alignment);
   // Gives a slot back; false when `buffer` is not a held slot.
   bool release_slot(uint64_t buffer);
   bool is_held_slot(uint64_t buffer) const;
   uint64_t slots_held() const;
-  // Copies the first `bytes` of a held slot's parameter buffer.
+  // The first `bytes` of a held slot's parameter buffer (zeros past its end);
+  // empty when `buffer` is not held.
   std::vector<uint8_t> slot_bytes(uint64_t buffer, uint64_t bytes) const;
   // What cudaGetParameterBufferV2 was told, kept for cudaLaunchDeviceV2.
   struct SlotLaunch {
@@ -176,17 +195,18 @@ class DeviceRuntime {
   uint64_t new_handle();
 
  private:
-  // The slot index of `buffer`, or -1 (mu_ held).
-  int64_t slot_index(uint64_t buffer) const;
+  struct Slot {
+    uint64_t size = 0;
+    SlotLaunch launch;
+  };
 
   mutable std::mutex mu_;
   DeviceRuntimeLimits limits_;
-  uint64_t base_ = 0;       // arena device address (0: none yet)
-  uint8_t* host_ = nullptr; // arena host address
-  uint64_t slots_ = 0;
-  std::vector<uint64_t> free_;  // free slot indices, lowest last
-  std::vector<bool> held_;
-  std::vector<SlotLaunch> launches_;
+  uint64_t base_ = 0;        // store device address (0: none yet)
+  uint64_t bytes_ = 0;       // store size
+  uint8_t* host_ = nullptr;  // store host address
+  std::map<uint64_t, uint64_t> free_;  // free ranges: start -> size, coalesced
+  std::map<uint64_t, Slot> held_;      // buffer -> slot
   uint64_t next_handle_ = 0x1000;
 };
 

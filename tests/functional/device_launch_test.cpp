@@ -109,7 +109,7 @@ TEST(DeviceLaunch, AGridHandsBackItsLaunchesInIssueOrder) {
   ASSERT_TRUE(r.ok()) << r.fault->message;
   ASSERT_EQ(r.device_work.size(), 4u);
   DeviceRuntime& dr = l->device.device_runtime();
-  EXPECT_EQ(dr.slots_held(), 4u);  // held until the children start
+  EXPECT_EQ(dr.slots_held(), 4u);  // held until the children complete
   const KernelInfo* child = l->program->find_kernel("child");
   for (uint32_t t = 0; t < 4; ++t) {
     DeviceWork& w = r.device_work[t];
@@ -139,7 +139,9 @@ TEST(DeviceLaunch, AGridHandsBackItsLaunchesInIssueOrder) {
   }
 }
 
-TEST(DeviceLaunch, LaunchesBeyondThePendingLimitFail) {
+// The pending-launch limit counts the chain a launch would wait on had every child run at
+// once (device_launch.h): siblings launched one after another do not add up...
+TEST(DeviceLaunch, SiblingLaunchesDoNotAddUpToThePendingLimit) {
   auto l = load(kLaunchPtx);
   DeviceRuntimeLimits lim;
   lim.pending_launches = 2;
@@ -147,9 +149,68 @@ TEST(DeviceLaunch, LaunchesBeyondThePendingLimitFail) {
   uint64_t out = upload(l->device, std::vector<int32_t>(128, -1));
   LaunchResult r = run(*l, "parent", {1}, {4}, {param_bytes(out)});
   ASSERT_TRUE(r.ok()) << r.fault->message;
-  EXPECT_EQ(r.device_work.size(), 2u);
+  EXPECT_EQ(r.device_work.size(), 4u);
   auto v = download<int32_t>(l->device, out + 256, 4);
-  EXPECT_EQ(v, (std::vector<int32_t>{0, 0, 69, 69}));  // cudaErrorLaunchPendingCountExceeded
+  EXPECT_EQ(v, (std::vector<int32_t>{0, 0, 0, 0}));
+  for (const DeviceWork& w : r.device_work)
+    EXPECT_TRUE(l->device.device_runtime().release_slot(w.slot));
+  // ...but nesting does: a grid at depth 2 may not launch with the limit at 2.
+  LaunchConfig deep;
+  deep.grid = {1, 1, 1};
+  deep.block = {4, 1, 1};
+  deep.depth = 2;
+  const KernelInfo& parent = *l->program->find_kernel("parent");
+  const std::vector<std::vector<uint8_t>> args = {param_bytes(out)};
+  auto params = l->device.layout_params(parent, args);
+  ASSERT_TRUE(params);
+  r = l->device.launch(*l->program, parent, deep, *params);
+  ASSERT_TRUE(r.ok()) << r.fault->message;
+  EXPECT_TRUE(r.device_work.empty());
+  v = download<int32_t>(l->device, out + 256, 4);
+  EXPECT_EQ(v, (std::vector<int32_t>{69, 69, 69, 69}));  // cudaErrorLaunchPendingCountExceeded
+}
+
+// Parameter buffers take what the kernel's parameters need from a store of limit x 4 KiB:
+// with the limit at 1, sixteen 256-byte buffers; the seventeenth launch finds no room.
+TEST(DeviceLaunch, LaunchesBeyondTheParameterStoreFail) {
+  auto l = load(kLaunchPtx);
+  DeviceRuntimeLimits lim;
+  lim.pending_launches = 1;
+  l->device.device_runtime().set_limits(lim);
+  uint64_t out = upload(l->device, std::vector<int32_t>(128, -1));
+  LaunchResult r = run(*l, "parent", {1}, {20}, {param_bytes(out)});
+  ASSERT_TRUE(r.ok()) << r.fault->message;
+  EXPECT_EQ(r.device_work.size(), 16u);
+  auto v = download<int32_t>(l->device, out + 256, 20);
+  for (int t = 0; t < 20; ++t) EXPECT_EQ(v[t], t < 16 ? 0 : 69) << t;
+}
+
+TEST(DeviceLaunch, ParameterBuffersAreCarvedAlignedAndCoalesce) {
+  DeviceMemory memory;
+  DeviceRuntime dr;
+  DeviceRuntimeLimits lim;
+  lim.pending_launches = 1;  // 4 KiB
+  dr.set_limits(lim);
+  ASSERT_FALSE(dr.prepare(memory));
+  const uint64_t a = dr.acquire_slot(12, 8);     // 256 bytes
+  const uint64_t b = dr.acquire_slot(300, 8);    // 512 bytes
+  const uint64_t c = dr.acquire_slot(8, 1024);   // aligned to 1 KiB
+  ASSERT_NE(a, 0u);
+  EXPECT_EQ(b, a + 256);
+  EXPECT_EQ(c % 1024, 0u);
+  EXPECT_EQ(dr.acquire_slot(5000, 8), 0u);       // more than a buffer may hold
+  EXPECT_EQ(dr.acquire_slot(8, 8192), 0u);
+  EXPECT_EQ(dr.slot_bytes(a, 16).size(), 16u);   // zeros past the buffer's end
+  EXPECT_EQ(dr.slots_held(), 3u);
+  EXPECT_TRUE(dr.release_slot(b));
+  EXPECT_TRUE(dr.release_slot(a));
+  EXPECT_FALSE(dr.release_slot(a));
+  EXPECT_EQ(dr.acquire_slot(768, 8), a);         // the freed ranges coalesced
+  EXPECT_TRUE(dr.release_slot(c));
+  lim.pending_launches = 2;  // remade only once nothing is held
+  dr.set_limits(lim);
+  ASSERT_FALSE(dr.prepare(memory));
+  EXPECT_TRUE(dr.is_held_slot(a));
 }
 
 // The checks of a device-side launch, called as a thread would.
