@@ -198,9 +198,11 @@ static void test_explicit_nodes_and_errors() {
   bad = ap;
   bad.poolProps.location.id = 3;  // an invalid argument, not cudaErrorInvalidDevice (an H100)
   CHECK_FAILS(cudaGraphAddMemAllocNode(&x, g, nullptr, 0, &bad), cudaErrorInvalidValue);
+#if CUDART_VERSION >= 12020  // cudaMemLocationTypeHost
   bad = ap;
   bad.poolProps.location.type = cudaMemLocationTypeHost;
   CHECK_FAILS(cudaGraphAddMemAllocNode(&x, g, nullptr, 0, &bad), cudaErrorNotSupported);
+#endif
   bad = ap;
   bad.bytesize = 0;
   CHECK_FAILS(cudaGraphAddMemAllocNode(&x, g, nullptr, 0, &bad), cudaErrorInvalidValue);
