@@ -2,7 +2,6 @@
 // a free() that names no live block.
 #include "functional/device_heap.h"
 
-#include <iterator>
 
 namespace warpsim::functional {
 
@@ -46,7 +45,7 @@ Fault DeviceHeap::create(DeviceMemory& memory) {
   created_ = true;
   if (capacity_ == 0) return f;
   base_ = memory.allocate(capacity_, AllocationKind::Heap, "device malloc heap", &f);
-  if (base_ != 0) free_[base_] = capacity_;
+  if (base_ != 0) free_.reset(base_, capacity_);
   return f;
 }
 
@@ -55,18 +54,13 @@ uint64_t DeviceHeap::malloc(uint64_t bytes) {
   if (bytes > capacity_) return 0;  // also keeps the rounding below from overflowing
   // malloc(0) gets a minimal block of its own: a distinct pointer that free() accepts.
   const uint64_t size = bytes == 0 ? kAlignment : (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  for (auto it = free_.begin(); it != free_.end(); ++it) {
-    if (it->second < size) continue;
-    const uint64_t start = it->first, left = it->second - size;
-    free_.erase(it);
-    if (left) free_[start + size] = left;
-    used_[start] = size;
-    // Blocks freed earlier that overlap the new one are no longer "freed".
-    for (auto f = freed_.lower_bound(start); f != freed_.end() && f->first < start + size;)
-      f = freed_.erase(f);
-    return start;
-  }
-  return 0;
+  const uint64_t start = free_.take(size, kAlignment);
+  if (start == 0) return 0;
+  used_[start] = size;
+  // Blocks freed earlier that overlap the new one are no longer "freed".
+  for (auto f = freed_.lower_bound(start); f != freed_.end() && f->first < start + size;)
+    f = freed_.erase(f);
+  return start;
 }
 
 bool DeviceHeap::free(uint64_t addr) {
@@ -74,22 +68,10 @@ bool DeviceHeap::free(uint64_t addr) {
   std::lock_guard lock(mu_);
   auto u = used_.find(addr);
   if (u == used_.end()) return false;
-  uint64_t start = u->first, size = u->second;
+  const uint64_t start = u->first, size = u->second;
   used_.erase(u);
   freed_[start] = size;
-  auto next = free_.lower_bound(start);
-  if (next != free_.end() && start + size == next->first) {  // merge with the block after
-    size += next->second;
-    next = free_.erase(next);
-  }
-  if (next != free_.begin()) {  // and with the one before
-    auto prev = std::prev(next);
-    if (prev->first + prev->second == start) {
-      prev->second += size;
-      return true;
-    }
-  }
-  free_[start] = size;
+  free_.give_back(start, size);
   return true;
 }
 

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "functional/device_memory.h"
+#include "functional/free_ranges.h"
 
 namespace warpsim::functional {
 
@@ -58,7 +59,7 @@ class DeviceHeap {
   uint64_t capacity_ = kDefaultCapacity;
   bool created_ = false;
   uint64_t base_ = 0;                   // 0 when the allocation failed
-  std::map<uint64_t, uint64_t> free_;   // start -> size, coalesced
+  FreeRanges free_;
   std::map<uint64_t, uint64_t> used_;   // start -> size
   std::map<uint64_t, uint64_t> freed_;  // blocks freed and not reused: start -> size
   uint64_t invalid_frees_ = 0;

@@ -133,7 +133,7 @@ Fault DeviceRuntime::prepare(DeviceMemory& memory) {
   base_ = base;
   bytes_ = wanted;
   host_ = host;
-  free_[base] = wanted;
+  free_.reset(base, wanted);
   return {};
 }
 
@@ -143,39 +143,19 @@ uint64_t DeviceRuntime::acquire_slot(uint64_t bytes, uint64_t alignment) {
   if (size > kParameterBufferBytes || align > kParameterBufferBytes || (align & (align - 1)) != 0)
     return 0;
   std::lock_guard lock(mu_);
-  for (auto it = free_.begin(); it != free_.end(); ++it) {
-    const uint64_t start = it->first, end = it->first + it->second;
-    const uint64_t at = (start + align - 1) / align * align;
-    if (at + size > end) continue;
-    free_.erase(it);
-    if (at > start) free_[start] = at - start;
-    if (at + size < end) free_[at + size] = end - (at + size);
-    held_[at] = Slot{size, {}};
-    std::memset(host_ + (at - base_), 0, size);
-    return at;
-  }
-  return 0;
+  const uint64_t at = free_.take(size, align);
+  if (at == 0) return 0;
+  held_[at] = Slot{size, {}};
+  std::memset(host_ + (at - base_), 0, size);
+  return at;
 }
 
 bool DeviceRuntime::release_slot(uint64_t buffer) {
   std::lock_guard lock(mu_);
   auto h = held_.find(buffer);
   if (h == held_.end()) return false;
-  uint64_t start = buffer, size = h->second.size;
+  free_.give_back(buffer, h->second.size);
   held_.erase(h);
-  auto next = free_.lower_bound(start);
-  if (next != free_.end() && start + size == next->first) {  // merge with the range after
-    size += next->second;
-    next = free_.erase(next);
-  }
-  if (next != free_.begin()) {  // and with the one before
-    auto prev = std::prev(next);
-    if (prev->first + prev->second == start) {
-      prev->second += size;
-      return true;
-    }
-  }
-  free_[start] = size;
   return true;
 }
 

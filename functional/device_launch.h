@@ -47,6 +47,7 @@
 #include <vector>
 
 #include "functional/device_memory.h"
+#include "functional/free_ranges.h"
 #include "functional/launch.h"
 #include "functional/program.h"
 
@@ -205,8 +206,8 @@ class DeviceRuntime {
   uint64_t base_ = 0;        // store device address (0: none yet)
   uint64_t bytes_ = 0;       // store size
   uint8_t* host_ = nullptr;  // store host address
-  std::map<uint64_t, uint64_t> free_;  // free ranges: start -> size, coalesced
-  std::map<uint64_t, Slot> held_;      // buffer -> slot
+  FreeRanges free_;
+  std::map<uint64_t, Slot> held_;  // buffer -> slot
   uint64_t next_handle_ = 0x1000;
 };
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "functional/device.h"
+#include "functional/free_ranges.h"
 #include "tests/functional/exec_test_util.h"
 
 namespace warpsim::functional {
@@ -174,6 +175,24 @@ TEST(PrintfFifoOnDevice, OlderLinesAreOverwrittenWhenTheFifoIsFull) {
   ASSERT_TRUE(run(*l, "print_lines", {1}, {1}, {param_bytes(rets), param_bytes(int32_t{3})}).ok());
   EXPECT_EQ(l->device.printf_fifo().take(&overwritten), "line 0\nline 1\nline 2\n");
   EXPECT_EQ(overwritten, 0u);
+}
+
+TEST(FreeRanges, TakesAlignedPiecesFirstFitAndMergesWhatComesBack) {
+  FreeRanges r;
+  r.reset(0x1000, 0x1000);
+  EXPECT_EQ(r.take(0x100, 16), 0x1000u);
+  EXPECT_EQ(r.take(0x10, 0x400), 0x1400u);  // skips to the alignment, leaving a hole
+  EXPECT_EQ(r.take(0x200, 16), 0x1100u);    // the hole, first fit
+  EXPECT_EQ(r.take(0x100, 16), 0x1300u);    // the rest of it
+  EXPECT_EQ(r.take(0x1000, 16), 0u);        // nothing that large
+  r.give_back(0x1000, 0x100);
+  r.give_back(0x1300, 0x100);
+  EXPECT_EQ(r.take(0x300, 16), 0x1410u);    // not in the two small pieces: after b
+  r.give_back(0x1410, 0x300);
+  r.give_back(0x1100, 0x200);               // merges with the pieces before and after
+  EXPECT_EQ(r.take(0x400, 16), 0x1000u);
+  r.clear();
+  EXPECT_EQ(r.take(16, 16), 0u);
 }
 
 TEST(Heap, FreedBlocksCoalesceAndAreReused) {
