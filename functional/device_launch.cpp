@@ -175,7 +175,8 @@ std::vector<uint8_t> DeviceRuntime::slot_bytes(uint64_t buffer, uint64_t bytes) 
   if (h == held_.end()) return {};
   // `bytes` bytes; past the end of a buffer too small for them, zeros.
   std::vector<uint8_t> out(bytes, 0);
-  std::memcpy(out.data(), host_ + (buffer - base_), std::min(bytes, h->second.size));
+  if (bytes != 0)  // a kernel without parameters: no data() to copy to
+    std::memcpy(out.data(), host_ + (buffer - base_), std::min(bytes, h->second.size));
   return out;
 }
 

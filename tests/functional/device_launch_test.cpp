@@ -201,6 +201,7 @@ TEST(DeviceLaunch, ParameterBuffersAreCarvedAlignedAndCoalesce) {
   EXPECT_EQ(dr.acquire_slot(5000, 8), 0u);       // more than a buffer may hold
   EXPECT_EQ(dr.acquire_slot(8, 8192), 0u);
   EXPECT_EQ(dr.slot_bytes(a, 16).size(), 16u);   // zeros past the buffer's end
+  EXPECT_TRUE(dr.slot_bytes(a, 0).empty());      // a kernel without parameters
   EXPECT_EQ(dr.slots_held(), 3u);
   EXPECT_TRUE(dr.release_slot(b));
   EXPECT_TRUE(dr.release_slot(a));
