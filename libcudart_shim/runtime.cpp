@@ -128,10 +128,10 @@ void Runtime::make_device() {
                                                    functional::Dim3 cluster) { return gpu->run(ctx, o, cluster); });
   }
   device_->set_keep_printed(false);
-  (void)device_->heap().set_capacity(heap_limit_);
+  (void)device_->heap().set_capacity(limits_.heap);
   // Device printf output waits in the device's FIFO (functional::PrintfFifo)
   // until the next flush point (flush_printf).
-  (void)device_->printf_fifo().set_capacity(printf_fifo_limit_);
+  (void)device_->printf_fifo().set_capacity(limits_.printf_fifo);
 }
 
 functional::SmResources Runtime::sm_resources(int carveout_percent) const {
@@ -169,33 +169,33 @@ Error Runtime::device_attribute(int attribute, int* value) const {
 Error Runtime::set_limit(int limit, uint64_t value) {
   switch (limit) {
     case 0:  // cudaLimitStackSize: per-thread stack, rounded up to 16 bytes
-      stack_limit_ = (value + 15) & ~uint64_t{15};
+      limits_.stack = (value + 15) & ~uint64_t{15};
       return Error::Success;
     case 1:  // cudaLimitPrintfFifoSize: fixed once a kernel that calls printf was launched
       // An H100 reads back at least 512 KiB (4 KiB and 64 KiB requests).
       value = std::max(value, functional::kMinPrintfFifoBytes);
       if (!device_->printf_fifo().set_capacity(value)) return Error::InvalidValue;
-      printf_fifo_limit_ = value;
+      limits_.printf_fifo = value;
       return Error::Success;
     case 2:  // cudaLimitMallocHeapSize: fixed once a kernel that calls malloc/free was launched
       // An H100 reads back at least 4 MiB (1 and 3 MiB requests; 5 MiB stays 5 MiB).
       value = std::max(value, functional::DeviceHeap::kMinCapacity);
       if (!device_->heap().set_capacity(value)) return Error::InvalidValue;
-      heap_limit_ = value;
+      limits_.heap = value;
       return Error::Success;
     case 3:  // cudaLimitDevRuntimeSyncDepth: a CDP1 limit
       if (!sync_depth_limit_supported()) return Error::UnsupportedLimit;
-      sync_depth_limit_ = value;
+      limits_.sync_depth = value;
       return Error::Success;
-    case 4:  // cudaLimitDevRuntimePendingLaunchCount: at least 32 (an H100 reads 8 back as 32)
-      pending_launch_limit_ = std::max<uint64_t>(value, 32);
+    case 4:  // cudaLimitDevRuntimePendingLaunchCount
+      limits_.pending_launches = std::max(value, kMinPendingLaunches);
       return Error::Success;
     case 5:  // cudaLimitMaxL2FetchGranularity: 0..128, a power of two
       if (value > 128 || (value & (value - 1)) != 0) return Error::InvalidValue;
-      l2_fetch_granularity_ = value;
+      limits_.l2_fetch_granularity = value;
       return Error::Success;
     case 6:  // cudaLimitPersistingL2CacheSize
-      persisting_l2_limit_ = std::min<uint64_t>(value, config_.gpu.l2_size * 3 / 4);
+      limits_.persisting_l2 = std::min<uint64_t>(value, config_.gpu.l2_size * 3 / 4);
       return Error::Success;
     default:
       return Error::UnsupportedLimit;
@@ -205,16 +205,16 @@ Error Runtime::set_limit(int limit, uint64_t value) {
 Error Runtime::get_limit(int limit, uint64_t* value) const {
   if (value == nullptr) return Error::InvalidValue;
   switch (limit) {
-    case 0: *value = stack_limit_; return Error::Success;
-    case 1: *value = printf_fifo_limit_; return Error::Success;
-    case 2: *value = heap_limit_; return Error::Success;
+    case 0: *value = limits_.stack; return Error::Success;
+    case 1: *value = limits_.printf_fifo; return Error::Success;
+    case 2: *value = limits_.heap; return Error::Success;
     case 3:
       if (!sync_depth_limit_supported()) return Error::UnsupportedLimit;
-      *value = sync_depth_limit_;
+      *value = limits_.sync_depth;
       return Error::Success;
-    case 4: *value = pending_launch_limit_; return Error::Success;
-    case 5: *value = l2_fetch_granularity_; return Error::Success;
-    case 6: *value = persisting_l2_limit_; return Error::Success;
+    case 4: *value = limits_.pending_launches; return Error::Success;
+    case 5: *value = limits_.l2_fetch_granularity; return Error::Success;
+    case 6: *value = limits_.persisting_l2; return Error::Success;
     default: return Error::UnsupportedLimit;
   }
 }
@@ -246,11 +246,7 @@ Error Runtime::reset() {
   streams_.reset();
   registry_.new_generation();
   sticky_ = Error::Success;
-  stack_limit_ = 1024;
-  printf_fifo_limit_ = functional::kDefaultPrintfFifoBytes;
-  heap_limit_ = functional::DeviceHeap::kDefaultCapacity;
-  sync_depth_limit_ = 2;
-  pending_launch_limit_ = 2048;
+  limits_ = Limits{};
   device_flags_ = 0;
   cache_config = 0;
   shared_mem_config = 0;
@@ -408,7 +404,7 @@ void Runtime::flush_printf() {
                "printf FIFO (cudaLimitPrintfFifoSize, %llu bytes) holds came before the next "
                "synchronisation; as on a GPU, the FIFO is circular and keeps the newest\n",
                static_cast<unsigned long long>(overwritten), overwritten == 1 ? " was" : "s were",
-               static_cast<unsigned long long>(printf_fifo_limit_));
+               static_cast<unsigned long long>(limits_.printf_fifo));
 }
 
 void Runtime::report_unsupported(const char* function) {

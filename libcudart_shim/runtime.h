@@ -374,13 +374,18 @@ class Runtime {
   bool printf_overflow_reported_ = false;
   bool invalid_free_reported_ = false;  // the one warning about invalid device free() calls
   unsigned device_flags_ = 0;
-  uint64_t stack_limit_ = 1024;
-  uint64_t printf_fifo_limit_ = functional::kDefaultPrintfFifoBytes;
-  uint64_t heap_limit_ = functional::DeviceHeap::kDefaultCapacity;
-  uint64_t sync_depth_limit_ = 2;
-  uint64_t pending_launch_limit_ = 2048;
-  uint64_t persisting_l2_limit_ = 0;
-  uint64_t l2_fetch_granularity_ = 64;
+  // cudaDeviceSetLimit's values, with their defaults (cudaDeviceReset restores them).
+  struct Limits {
+    uint64_t stack = 1024;
+    uint64_t printf_fifo = functional::kDefaultPrintfFifoBytes;
+    uint64_t heap = functional::DeviceHeap::kDefaultCapacity;
+    uint64_t sync_depth = 2;
+    uint64_t pending_launches = 2048;  // at least 32 (an H100 reads 8 back as 32)
+    uint64_t l2_fetch_granularity = 64;
+    uint64_t persisting_l2 = 0;
+  };
+  static constexpr uint64_t kMinPendingLaunches = 32;
+  Limits limits_;
   std::vector<std::string> unsupported_reported_;
   std::chrono::steady_clock::time_point started_;
   double launch_seconds_ = 0;

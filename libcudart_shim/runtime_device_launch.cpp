@@ -60,7 +60,7 @@ void Runtime::configure_device_runtime() {
   lim.max_block = g.max_block_dim;
   lim.max_threads_per_block = g.max_threads_per_block;
   lim.shared_per_block_optin = g.shared_mem_per_block_optin;
-  lim.pending_launches = pending_launch_limit_;
+  lim.pending_launches = limits_.pending_launches;
   lim.runtime_version = runtime_version();
   dr.set_limits(lim);
   if (!dr.attribute)

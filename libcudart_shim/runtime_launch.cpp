@@ -210,7 +210,7 @@ functional::LaunchResult Runtime::run_grid(const Binary& binary,
   // The executor's frames are PTX frames, not the (smaller) SASS ones: never
   // give a thread less than 16 KiB (untouched stack costs nothing).
   cfg.local_bytes_per_thread = static_cast<uint32_t>(std::min<uint64_t>(
-      std::max({stack_limit_, info.resources.local_bytes, uint64_t{16} << 10}), 1u << 24));
+      std::max({limits_.stack, info.resources.local_bytes, uint64_t{16} << 10}), 1u << 24));
   if (timing_) {
     const uint32_t regs = k != nullptr && k->registers != 0 ? k->registers
                                                             : info.resources.reg32_with_callees;

@@ -298,6 +298,30 @@ TEST_F(RuntimeTest, LimitsAndDeviceFlags) {
   EXPECT_EQ(rt.set_device(1), Error::InvalidDevice);
 }
 
+// What an H100 with CUDA 13 reads back, and cudaDeviceReset restoring every default.
+TEST_F(RuntimeTest, LimitsHaveTheirMinimumsAndResetRestoresTheDefaults) {
+  const uint64_t set[] = {4096, 4096, 1 << 20, 0, 8, 32, 1 << 20};  // limits 0..6
+  const uint64_t read[] = {4096, 512 << 10, 4 << 20, 0, 32, 32, 1 << 20};
+  uint64_t defaults[7];
+  for (int l = 0; l < 7; ++l) {
+    if (l == 3) continue;  // cudaLimitDevRuntimeSyncDepth: unsupported on cc 9.0 with CUDA 13
+    ASSERT_EQ(rt.get_limit(l, &defaults[l]), Error::Success) << l;
+    ASSERT_EQ(rt.set_limit(l, set[l]), Error::Success) << l;
+    uint64_t v = 0;
+    ASSERT_EQ(rt.get_limit(l, &v), Error::Success) << l;
+    EXPECT_EQ(v, read[l]) << l;
+  }
+  uint64_t v = 0;
+  EXPECT_EQ(rt.get_limit(3, &v), Error::UnsupportedLimit);
+  EXPECT_EQ(rt.set_limit(3, 4), Error::UnsupportedLimit);
+  ASSERT_EQ(rt.reset(), Error::Success);
+  for (int l = 0; l < 7; ++l) {
+    if (l == 3) continue;
+    ASSERT_EQ(rt.get_limit(l, &v), Error::Success) << l;
+    EXPECT_EQ(v, defaults[l]) << l;
+  }
+}
+
 // The fixture's kernels: scale(float*, float, int) and add(const int*, const int*, int*, int),
 // PTX compute_75 (zstd) and SASS sm_80.
 constexpr const char* kScale = "_Z5scalePffi";
