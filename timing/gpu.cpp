@@ -6,9 +6,9 @@
 #include <algorithm>
 
 #include "common/invariant.h"
-#include "timing/memory_system.h"
-#include "timing/placeholder_memory.h"
-#include "timing/unit_class.h"
+#include "timing/memory/memory_system.h"
+#include "timing/memory/fixed_latency_memory.h"
+#include "timing/sm/unit_class.h"
 
 namespace warpsim::timing {
 
@@ -96,7 +96,7 @@ void Gpu::build() {
   busy_sms_ = ActiveSet(n);
   memory_system_ = nullptr;
   if (config_.timing.memory.model == MemoryModel::FixedLatency) {
-    memory_ = std::make_unique<PlaceholderMemory>(config_.timing.memory, n);
+    memory_ = std::make_unique<FixedLatencyMemory>(config_.timing.memory, n);
   } else {
     auto m = std::make_unique<MemorySystem>(config_);
     memory_system_ = m.get();

@@ -23,11 +23,11 @@
 #include "functional/grid.h"
 #include "functional/occupancy.h"
 #include "timing/active_set.h"
-#include "timing/cta_scheduler.h"
-#include "timing/lower_memory.h"
-#include "timing/memory_system.h"
+#include "timing/cta/cta_scheduler.h"
+#include "timing/memory/lower_memory.h"
+#include "timing/memory/memory_system.h"
 #include "timing/sim_config.h"
-#include "timing/sm.h"
+#include "timing/sm/sm.h"
 
 namespace warpsim::timing {
 

@@ -9,7 +9,7 @@
 #include <filesystem>
 
 #include "functional/executor_config.h"
-#include "timing/address_mapping.h"
+#include "timing/memory/address_mapping.h"
 
 namespace warpsim {
 

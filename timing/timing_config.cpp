@@ -241,9 +241,9 @@ const config::Table<LdstConfig>& ldst_config_table() {
   return table;
 }
 
-const config::Table<PlaceholderMemoryConfig>& placeholder_memory_config_table() {
-  static const config::Table<PlaceholderMemoryConfig> table = [] {
-    using M = PlaceholderMemoryConfig;
+const config::Table<FixedLatencyMemoryConfig>& fixed_latency_memory_config_table() {
+  static const config::Table<FixedLatencyMemoryConfig> table = [] {
+    using M = FixedLatencyMemoryConfig;
     config::Table<M> t("Timing model: the memory below L1, and the fixed-latency model's parameters");
     t.enumeration("model", &M::model,
                   {{"memory-system", MemoryModel::MemorySystem}, {"fixed-latency", MemoryModel::FixedLatency}},
@@ -270,7 +270,7 @@ void add_timing_sections(config::Schema& schema, TimingConfig& c) {
   schema.add("timing.constant", cache_config_table(), c.constant);
   schema.add("timing.shared", shared_memory_config_table(), c.shared);
   schema.add("timing.ldst", ldst_config_table(), c.ldst);
-  schema.add("timing.memory", placeholder_memory_config_table(), c.memory);
+  schema.add("timing.memory", fixed_latency_memory_config_table(), c.memory);
   schema.add("timing.cluster", cluster_port_config_table(), c.cluster);
   schema.add("interconnect", interconnect::network_config_table(), c.network);
   schema.add("timing.partition", partition_config_table(), c.partition);

@@ -11,10 +11,10 @@
 
 #include "common/config.h"
 #include "interconnect/network_config.h"
-#include "timing/cta_scheduler.h"
-#include "timing/dram_channel.h"
-#include "timing/memory_system_config.h"
-#include "timing/sectored_cache.h"
+#include "timing/cta/cta_scheduler.h"
+#include "timing/dram/dram_config.h"
+#include "timing/memory/memory_system_config.h"
+#include "timing/cache/sectored_cache.h"
 
 namespace warpsim::timing {
 
@@ -78,7 +78,7 @@ struct LdstConfig {
 
 // [timing.memory]: which model serves the requests below L1, and the
 // parameters of the fixed-latency one.
-struct PlaceholderMemoryConfig {
+struct FixedLatencyMemoryConfig {
   MemoryModel model = MemoryModel::MemorySystem;
   uint32_t latency = 300;         // core cycles from request to reply
   uint32_t bytes_per_cycle = 64;  // per SM: request + reply data the port moves per cycle
@@ -94,7 +94,7 @@ struct TimingConfig {
   CacheConfig constant;
   SharedMemoryConfig shared;
   LdstConfig ldst;
-  PlaceholderMemoryConfig memory;
+  FixedLatencyMemoryConfig memory;
   ClusterPortConfig cluster;
   PartitionConfig partition;
   CacheConfig l2;
@@ -109,7 +109,7 @@ const config::Table<UnitConfig>& unit_config_table();
 const config::Table<CacheConfig>& cache_config_table();
 const config::Table<SharedMemoryConfig>& shared_memory_config_table();
 const config::Table<LdstConfig>& ldst_config_table();
-const config::Table<PlaceholderMemoryConfig>& placeholder_memory_config_table();
+const config::Table<FixedLatencyMemoryConfig>& fixed_latency_memory_config_table();
 
 // Adds the [timing.*] sections of `config` to `schema`.
 void add_timing_sections(config::Schema& schema, TimingConfig& config);

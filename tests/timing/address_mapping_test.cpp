@@ -3,7 +3,7 @@
 // are not powers of two; the xor and ipoly hashes against hand-computed
 // values and against a bit-serial reference; (partition, local) uniqueness;
 // the spread of strided streams; sub-partitions; validation messages.
-#include "timing/address_mapping.h"
+#include "timing/memory/address_mapping.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The coalescer (strided, vector, misaligned, line-crossing and random warp
 // accesses against a byte-by-byte reference), shared-memory bank conflicts
 // and distinct-word counting.
-#include "timing/coalescer.h"
+#include "timing/sm/coalescer.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // CTA scheduling policies against the hand-worked examples of the digest
 // (seeds_000_001.md §A.3: N=10, C=2, S=2, M=2; the paper's CTAs 1..10 are
 // 0..9 here and its C1.SM1, C1.SM2, C2.SM1, C2.SM2 are flat SMs 0..3).
-#include "timing/cta_scheduler.h"
+#include "timing/cta/cta_scheduler.h"
 
 #include <gtest/gtest.h>
 

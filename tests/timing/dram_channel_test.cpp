@@ -4,7 +4,7 @@
 // skipping idle cycles, the presets and the [timing.dram] table.
 // Expectations are hand-computed from the model in dram_channel.cpp; each
 // test's comment shows the arithmetic.
-#include "timing/dram_channel.h"
+#include "timing/dram/dram_channel.h"
 
 #include <gtest/gtest.h>
 

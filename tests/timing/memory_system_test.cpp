@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "interconnect/network.h"
-#include "timing/cluster_port.h"
-#include "timing/l2_slice.h"
-#include "timing/memory_system.h"
+#include "timing/memory/cluster_port.h"
+#include "timing/memory/l2_slice.h"
+#include "timing/memory/memory_system.h"
 
 namespace warpsim::timing {
 namespace {

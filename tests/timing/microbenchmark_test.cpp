@@ -3,7 +3,7 @@
 // issue) and each test asserts the exact cycle count the configuration and
 // the model's rules give.
 //
-// The model rules the expectations rest on (timing/sm.cpp, sm_memory.cpp):
+// The model rules the expectations rest on (timing/sm/sm.cpp, sm_memory.cpp):
 //  - one instruction per scheduler per cycle, in order per warp, executed at
 //    issue; a register written by an ALU instruction issued at t is ready at
 //    t + latency of its class, and a reader may issue in that cycle;
@@ -142,7 +142,7 @@ TEST(Microbenchmark, DependentSfuChainSlopeIsSfuLatency) {
   EXPECT_EQ(t[1] - t[0], 8 * kSfu);  // slope: sfu_latency
 }
 
-// Integer division runs on the SFU (timing/unit_class.cpp), not the integer
+// Integer division runs on the SFU (timing/sm/unit_class.cpp), not the integer
 // pipeline.
 TEST(Microbenchmark, IntegerDivisionChainUsesSfuLatency) {
   const auto t = chain("  mov.u32 %r1, 1000000; mov.u32 %r2, 1;", "  div.u32 %r1, %r1, %r2;");

@@ -1,7 +1,7 @@
 // The sectored cache: hits, sector misses, replacement, MSHR merging and
 // limits, the miss queue, fills, the three write policies, allocate-on-miss
 // versus allocate-on-fill, and the counters. Expectations are hand-computed.
-#include "timing/sectored_cache.h"
+#include "timing/cache/sectored_cache.h"
 
 #include <gtest/gtest.h>
 

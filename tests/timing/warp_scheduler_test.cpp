@@ -1,5 +1,5 @@
 // The warp scheduling policies' orders.
-#include "timing/warp_scheduler.h"
+#include "timing/sm/warp_scheduler.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,79 @@
+#pragma once
+// The network port of a cluster of SMs (000 §2.2; ARCHITECTURE.md §4):
+//
+//   SM -> per-SM queue --intra-cluster bus--> shared injection buffer -> network
+//   network -> shared response FIFO -> the requesting SM
+//
+// Per interconnect cycle the port ejects at most one packet from the reply
+// subnet into its response FIFO (if it has room), injects at most one packet
+// from its injection buffer into the request subnet (if the network accepts
+// it; otherwise the cycle counts as blocked), and the intra-cluster bus moves
+// one request from the SMs' queues into the injection buffer, round-robin
+// over the SMs. The head of the response FIFO reaches its SM, one per core
+// cycle. A cluster of one SM is the degenerate case (GPGPU-Sim's default).
+//
+// This is the seam for 000's intra-cluster coalescing: a merge table between
+// the bus and the injection buffer, and a broadcast at the response FIFO.
+#include <cstdint>
+#include <vector>
+
+#include "interconnect/network.h"
+#include "timing/memory/memory_system_config.h"
+#include "timing/memory/request_pool.h"
+#include "timing/timed_queue.h"
+
+namespace warpsim::timing {
+
+struct ClusterPortStats {
+  uint64_t requests = 0;        // requests that entered the network
+  uint64_t replies = 0;         // replies delivered to SMs
+  uint64_t inject_blocked = 0;  // interconnect cycles the head could not enter the network
+  uint64_t response_full = 0;   // interconnect cycles a reply waited because the response FIFO was full
+  uint64_t bus_full = 0;        // interconnect cycles the bus had a request but the injection buffer was full
+};
+
+class ClusterPort {
+ public:
+  // `network_period_ps`: the interconnect clock, to stamp when a packet was
+  // first ready (its queueing latency counts from the SM's send).
+  ClusterPort(uint32_t node, uint32_t first_sm, uint32_t sms, const ClusterPortConfig& config,
+              RequestPool& pool, uint64_t network_period_ps = 1000);
+
+  uint32_t node() const { return node_; }
+  bool can_accept(uint32_t sm) const { return !sm_queues_[sm - first_sm_].full(); }
+  void send(uint32_t sm, uint32_t id, uint64_t now_ps);
+  // What one interconnect cycle did at the network (the memory system
+  // tracks which nodes have work from it).
+  struct TickResult {
+    bool ejected = false;          // a reply left the network into the FIFO
+    uint32_t injected = UINT32_MAX;  // the request id that entered the network
+  };
+  // One interconnect cycle (at `now_ps`).
+  TickResult tick(uint64_t now_ps, interconnect::Network& network);
+  // The reply for `sm` at the head of the response FIFO, if it is the
+  // cluster's first delivery in core cycle `core_cycle`.
+  bool receive(uint32_t sm, uint64_t core_cycle, uint64_t now_ps, uint32_t& id);
+  // The earliest time >= now_ps at which tick() has work (UINT64_MAX: none;
+  // replies waiting in the network count only with room in the FIFO).
+  uint64_t next_work(uint64_t now_ps, const interconnect::Network& network) const;
+  // A reply waits in the response FIFO (the core domain must run).
+  bool reply_waiting() const { return !response_.empty(); }
+  // Requests wait in the SM queues or the injection buffer.
+  bool sending() const { return pending_ != 0 || !inject_.empty(); }
+  bool idle() const;
+  const ClusterPortStats& stats() const { return stats_; }
+
+ private:
+  uint32_t node_, first_sm_;
+  uint64_t network_period_ps_;
+  RequestPool& pool_;
+  std::vector<TimedQueue<uint32_t>> sm_queues_;
+  uint32_t pending_ = 0;        // requests in the SM queues
+  uint32_t next_sm_ = 0;        // the bus's round-robin pointer
+  TimedQueue<uint32_t> inject_;
+  TimedQueue<uint32_t> response_;
+  uint64_t last_delivery_ = UINT64_MAX;  // core cycle of the last delivery
+  ClusterPortStats stats_;
+};
+
+}  // namespace warpsim::timing

@@ -1,0 +1,109 @@
+#pragma once
+// The memory system below L1 (ARCHITECTURE.md §2 step 7, §4, §5):
+//
+//   SM -> ClusterPort -> interconnect (request subnet) -> L2 slice -> DRAM
+//   SM <- ClusterPort <- interconnect (reply subnet)   <- L2 slice <- DRAM
+//
+// It implements LowerMemory for the SMs. Clusters are network nodes
+// 0..clusters-1 and L2 slices (sub-partitions) the nodes after them. Each
+// request is decoded once (address mapping) when the SM sends it, and
+// travels as an id into the RequestPool.
+//
+// Clock domains: the SMs run on the core clock; the network, the L2 slices
+// and the DRAM channels each on their own (ClockDomains, in picoseconds).
+// advance(core cycle c) runs every domain edge before c's start, in time
+// order (at equal times: DRAM, then L2, then the network; an edge at the
+// same time as a core edge runs after the SMs' cycle), and only the edges
+// at which some component has work: a domain with nothing to do
+// sleeps until its next known event, so long DRAM or L2 latencies cost no
+// simulation time.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "interconnect/network.h"
+#include "timing/active_set.h"
+#include "timing/memory/address_mapping.h"
+#include "timing/clock_domains.h"
+#include "timing/memory/cluster_port.h"
+#include "timing/memory/lower_memory.h"
+#include "timing/memory/memory_partition.h"
+#include "timing/memory/request_pool.h"
+#include "timing/sim_config.h"
+#include "timing/wakeup_queue.h"
+
+namespace warpsim::timing {
+
+// Totals over the components (per launch: the difference of two snapshots).
+struct MemoryTotals {
+  CacheCounters l2;
+  uint64_t l2_accesses = 0;
+  uint64_t dram_full_stalls = 0;    // GPGPU-Sim gpu_stall_dramfull
+  uint64_t icnt2sh_stalls = 0;      // GPGPU-Sim gpu_stall_icnt2sh: replies the network refused
+  uint64_t reservation_stalls = 0;
+  DramStats dram;                   // summed over channels (max_read_latency: the largest)
+  interconnect::NodeStats net[interconnect::kSubnets];  // summed over nodes
+  uint64_t inject_blocked = 0, response_full = 0;
+  uint64_t requests = 0;            // SM requests completed
+  uint64_t request_latency_ps = 0;  // sum over them: send to reply delivery
+};
+
+// a - b, counter by counter (maxima: a's).
+MemoryTotals difference(const MemoryTotals& a, const MemoryTotals& b);
+
+class MemorySystem final : public LowerMemory {
+ public:
+  explicit MemorySystem(const SimConfig& config);
+  ~MemorySystem() override;
+
+  bool can_accept(uint32_t sm) const override;
+  void send(const MemRequest& request, uint64_t now) override;
+  bool receive(uint32_t sm, uint64_t now, MemRequest& reply) override;
+  uint64_t next_event(uint64_t now) const override;
+  bool idle() const override;
+  void advance(uint64_t now) override;
+
+  MemoryTotals totals() const;
+  const ClockDomains& clocks() const { return clocks_; }
+  const interconnect::Network& network() const { return *network_; }
+  const std::vector<std::unique_ptr<MemoryPartition>>& partitions() const { return partitions_; }
+  const std::vector<ClusterPort>& ports() const { return ports_; }
+  const AddressMapping& mapping() const { return mapping_; }
+  uint32_t clusters() const { return static_cast<uint32_t>(ports_.size()); }
+
+ private:
+  void tick_network(uint64_t now_ps);
+  void tick_l2(uint64_t now_ps);
+  void tick_dram(uint64_t now_ps);
+  uint64_t next_network_work(uint64_t now_ps) const;
+  uint64_t next_work(Domain d) const;
+  uint32_t l1_sector_bytes(MemKind kind) const;
+
+  SimConfig config_;
+  DramConfig dram_;  // resolved
+  ClockDomains clocks_;
+  AddressMapping mapping_;
+  RequestPool pool_;
+  std::unique_ptr<interconnect::Network> network_;
+  std::vector<ClusterPort> ports_;
+  std::vector<std::unique_ptr<MemoryPartition>> partitions_;
+  std::vector<L2Slice*> slices_;  // by sub-partition index (network node clusters() + i)
+  uint32_t sms_per_cluster_;
+  uint64_t next_edge_[kDomains] = {};  // the first edge of each domain not yet processed
+  // Who has work in each domain (only they are ticked and asked for their
+  // next event), and the packets under way to each node.
+  ActiveSet net_ports_, net_slices_;
+  WakeupQueue l2_wakeups_, dram_wakeups_;  // partitions, by when their L2 / DRAM side has work
+  std::vector<uint32_t> due_;              // scratch: the partitions due at an edge
+  std::vector<uint32_t> replies_to_cluster_, requests_to_slice_;
+  uint32_t replies_waiting_ = 0;  // in the clusters' response FIFOs
+  // The network's earliest time with work: recomputed (one pass over its
+  // active ports and slices) after it ticks, and lowered when an SM or the
+  // L2 hands it work. (L2 and DRAM keep theirs in the wake-up queues.)
+  uint64_t next_[kDomains] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+  void wake(Domain d, uint64_t t) { next_[int(d)] = std::min(next_[int(d)], t); }
+  uint64_t icnt2sh_stalls_ = 0;
+  uint64_t requests_ = 0, request_latency_ps_ = 0;
+};
+
+}  // namespace warpsim::timing
