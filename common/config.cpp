@@ -292,6 +292,13 @@ FieldRef& FieldRef::check(std::string doc, std::function<std::string(const Value
   return *this;
 }
 
+FieldRef& FieldRef::one_of(const RegistryNames& registry) {
+  WARPSIM_INVARIANT(field_->kind == Kind::String, "a plug-in name is a string config field");
+  return check("one of " + registry.joined(), [&registry](const Value& v) {
+    return registry.check(std::get<std::string>(v));
+  });
+}
+
 void Schema::add_section(std::string name, const TableBase& table, void* object) {
   WARPSIM_INVARIANT(!name.empty() && name.front() != '.' && name.back() != '.',
                     "config section names are non-empty dotted words");

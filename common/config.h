@@ -59,6 +59,7 @@
 
 #include "common/diagnostics.h"
 #include "common/invariant.h"
+#include "common/registry.h"
 
 namespace warpsim::config {
 
@@ -179,6 +180,8 @@ class FieldRef {
   // A custom check: returns "" when the value is valid, else the reason.
   // `doc` says in a few words what is valid, for the docs.
   FieldRef& check(std::string doc, std::function<std::string(const Value&)> fn);
+  // A string field naming a plug-in of `registry` (which outlives the table).
+  FieldRef& one_of(const RegistryNames& registry);
 
  private:
   Field* field_;
