@@ -16,8 +16,7 @@
 // A seam's registry, in its .cpp (the .def file lists
 // WARPSIM_PLUGIN(name, factory, description) lines):
 //
-//   #define WARPSIM_PLUGIN(name, factory, description) \
-//     std::unique_ptr<CtaScheduler> factory(const CtaSchedulerConfig& config);
+//   #define WARPSIM_PLUGIN(name, factory, description) std::unique_ptr<CtaScheduler> factory(const CtaSchedulerConfig&);
 //   #include "timing/cta/cta_policies.def"
 //   #undef WARPSIM_PLUGIN
 //
