@@ -56,9 +56,7 @@ struct TimedDevice {
     config = c.value_or(SimConfig{});
     gpu = std::make_unique<timing::Gpu>(config);
     device.set_sm_count(config.gpu.num_sms);
-    device.set_grid_runner([g = gpu.get()](LaunchContext& ctx, const ExecutorOptions& o, Dim3 cl) {
-      return g->run(ctx, o, cl);
-    });
+    device.set_grid_runner(gpu->grid_runner());
     program = device.load_ptx(ptx, "bench.ptx", d);
     if (!program) std::fprintf(stderr, "%s", d.format_all().c_str());
   }

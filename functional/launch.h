@@ -3,12 +3,14 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "functional/device_heap.h"
 #include "functional/device_memory.h"
 #include "functional/device_printf.h"
+#include "functional/occupancy.h"
 #include "functional/program.h"
 
 namespace warpsim::functional {
@@ -41,6 +43,11 @@ struct LaunchConfig {
   // Dynamic parallelism: how deep this grid is nested (0: launched by the
   // host; a grid's children are one deeper).
   uint32_t depth = 0;
+  // What decides how many CTAs an SM holds at once in timing mode: the SM's
+  // resources with the kernel's shared-memory carveout and the registers
+  // per thread ptxas allocated (the runtime knows both). Unset: the timing
+  // model takes the [gpu] section's resources and the PTX register count.
+  std::optional<LaunchResources> resources;
 };
 
 // Everything a warp can reach that is the same for the whole launch.

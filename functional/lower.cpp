@@ -2,14 +2,22 @@
 // in lowering.h; pass 2 (instruction decoding) in lower_decode.cpp.
 #include "functional/lower.h"
 
+#include <atomic>
+
 #include "functional/lowering.h"
 
 namespace warpsim::functional {
 
 std::unique_ptr<Program> lower_module(std::shared_ptr<const ptx::Module> module,
                                       DeviceMemory& memory, DiagnosticEngine& diags) {
+  // A process-wide counter, only ever incremented: an identity, not state
+  // that a simulation reads (two simulators in one process still get
+  // distinct serials, which is all a serial promises).
+  static std::atomic<uint64_t> next_serial{1};
   detail::Lowering l(std::move(module), memory, diags);
-  return l.run();
+  std::unique_ptr<Program> program = l.run();
+  if (program) program->serial = next_serial.fetch_add(1, std::memory_order_relaxed);
+  return program;
 }
 
 const KernelInfo* Program::find_kernel(std::string_view name) const {

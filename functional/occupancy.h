@@ -44,6 +44,13 @@ struct CtaFootprint {
   uint64_t shared_bytes = 0;    // static + dynamic shared memory
 };
 
+// The resources a launch's occupancy is computed from, besides the CTA's
+// shape: the SM's (with the kernel's carveout) and the kernel's registers.
+struct LaunchResources {
+  SmResources sm;
+  uint32_t regs_per_thread = 0;
+};
+
 enum class OccupancyLimit : uint8_t { None, Threads, CtaSlots, Registers, SharedMemory, Invalid };
 std::string_view to_string(OccupancyLimit l);
 

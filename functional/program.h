@@ -177,6 +177,10 @@ struct Program {
   // (`.extern .shared` arrays) starts at the aligned end of that layout.
   uint64_t shared_bytes = 0;
   uint64_t dynamic_shared_offset = 0;
+  // Unique among the programs of this process (set by lower_module): lets
+  // the timing model keep what it derives from a program's code without
+  // mistaking a later program at the same address for it.
+  uint64_t serial = 0;
   const KernelInfo* find_kernel(std::string_view name) const;
 };
 

@@ -41,17 +41,6 @@ struct NodeStats {
   uint64_t blocked_cycles = 0;   // cycles this node had a packet but could not inject (count_blocked)
 };
 
-// a += b (sign 1) or a -= b (sign -1), counter by counter; the maximum is
-// combined when adding and kept when subtracting.
-inline void accumulate(NodeStats& a, const NodeStats& b, int sign = 1) {
-  for (auto [x, y] : {std::pair{&a.packets_injected, b.packets_injected}, {&a.flits_injected, b.flits_injected},
-                      {&a.packets_ejected, b.packets_ejected}, {&a.flits_ejected, b.flits_ejected},
-                      {&a.queue_latency, b.queue_latency}, {&a.network_latency, b.network_latency},
-                      {&a.blocked_cycles, b.blocked_cycles}})
-    *x = sign > 0 ? *x + y : *x - y;
-  if (sign > 0 && b.max_latency > a.max_latency) a.max_latency = b.max_latency;
-}
-
 class Network {
  public:
   Network(const NetworkConfig& config, uint32_t nodes);

@@ -123,9 +123,14 @@ void Runtime::make_device() {
   device_->set_executor_options(config_.functional);
   if (options_.mode == "timing") {
     timing_ = std::make_unique<timing::Gpu>(config_);
-    device_->set_grid_runner([gpu = timing_.get()](functional::LaunchContext& ctx,
-                                                   const functional::ExecutorOptions& o,
-                                                   functional::Dim3 cluster) { return gpu->run(ctx, o, cluster); });
+    // One call into the timing model per grid: it returns the grid's
+    // activity, which publish_launch turns into statistics.
+    device_->set_grid_runner([this](functional::LaunchContext& ctx, const functional::ExecutorOptions& o,
+                                    functional::Dim3 cluster) {
+      timing::LaunchRun run = timing_->launch(ctx, o, cluster);
+      launched_ = std::move(run.activity);
+      return std::move(run.outcome);
+    });
   }
   device_->set_keep_printed(false);
   (void)device_->heap().set_capacity(limits_.heap);
@@ -421,7 +426,8 @@ void Runtime::publish_launch(const KernelEntry& k, const functional::LaunchResul
   stats_.add("gpu_tot_sim_insn", r.thread_instructions);
   stats_.add("gpu_tot_sim_warp_insn", r.warp_instructions);
   stats_.add("gpu_tot_ctas", r.ctas);
-  if (timing_) timing_->publish(stats_);
+  if (launched_) timing::publish(stats_, *launched_);
+  launched_.reset();
   launch_seconds_ += seconds;
   (void)k;
 }

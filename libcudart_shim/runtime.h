@@ -349,6 +349,7 @@ class Runtime {
   std::recursive_mutex mutex_;
   std::unique_ptr<functional::Device> device_;
   std::unique_ptr<timing::Gpu> timing_;  // timing mode: runs the device's launches
+  std::optional<timing::LaunchActivity> launched_;  // the last grid's, until publish_launch
   Registry registry_;
   StreamTable streams_;
   // Graph allocations by address (declared before graphs_: the nodes' last

@@ -214,7 +214,7 @@ functional::LaunchResult Runtime::run_grid(const Binary& binary,
   if (timing_) {
     const uint32_t regs = k != nullptr && k->registers != 0 ? k->registers
                                                             : info.resources.reg32_with_callees;
-    timing_->prepare_launch(sm_resources(k != nullptr ? k->carveout : -1), regs);
+    cfg.resources = functional::LaunchResources{sm_resources(k != nullptr ? k->carveout : -1), regs};
   }
   configure_device_runtime();  // limits of the grid's device-side launches
   const auto t0 = std::chrono::steady_clock::now();

@@ -37,9 +37,20 @@ def flatten(value, prefix, out):
     return out
 
 
-def load(path):
+# nvcc names an anonymous namespace after a hash of the source file's path,
+# so the same program built in two checkouts has different kernel names.
+ANONYMOUS_NAMESPACE = re.compile(r"_GLOBAL__N__[0-9a-f]+_")
+
+
+def normalise(value):
+    if isinstance(value, str):
+        return ANONYMOUS_NAMESPACE.sub("_GLOBAL__N__*_", value)
+    return value
+
+
+def load(path, ignored):
     flat = flatten(json.loads(path.read_text()), "", {})
-    return {k: v for k, v in flat.items() if not any(p.match(k) for p in IGNORED)}
+    return {k: normalise(v) for k, v in flat.items() if not any(p.match(k) for p in IGNORED + ignored)}
 
 
 def read_renames(path):
@@ -73,8 +84,11 @@ def main():
     ap.add_argument("after", type=Path)
     ap.add_argument("--renames", type=Path)
     ap.add_argument("--show", type=int, default=10, help="differences shown per file")
+    ap.add_argument("--ignore", action="append", default=[], metavar="REGEX",
+                    help="keys (after renaming) not compared, for differences explained elsewhere")
     args = ap.parse_args()
     rules = read_renames(args.renames)
+    ignored = [re.compile(p) for p in args.ignore]
 
     before = sorted(p.relative_to(args.before) for p in args.before.rglob("*.json"))
     after = {p.relative_to(args.after) for p in args.after.rglob("*.json")}
@@ -87,7 +101,7 @@ def main():
             print(f"{rel}: missing after the change")
             failed = True
             continue
-        a, b = load(args.before / rel), load(args.after / rel)
+        a, b = load(args.before / rel, []), load(args.after / rel, [])
         compared += 1
         problems = []
         for k, v in a.items():
@@ -99,6 +113,8 @@ def main():
                     problems.append(f"  removed: {k}")
                     continue
                 renamed_keys.add(f"{generic(k)} -> {generic(target)}")
+            if any(p.match(target) for p in ignored):
+                continue
             values += 1
             if b[target] != v:
                 problems.append(f"  {k}: {v!r} -> {b[target]!r}")

@@ -1,14 +1,15 @@
 #pragma once
 // timing::Gpu: runs kernel launches cycle by cycle.
 //
-// It owns the SMs (grouped in clusters of sms_per_cluster), the CTA
-// scheduler and the memory below L1, and plugs into functional::Device as its
-// grid runner: the launch is checked and set up by the functional layer, then
-// run() places CTAs on SMs as slots free up and ticks every SM each core
-// cycle until the last CTA ends. Warps execute functionally at issue, so
-// results are those of functional mode. When no SM can act before a known
-// future cycle (all waiting on memory or long latencies), the loop jumps to
-// that cycle (ARCHITECTURE.md §5).
+// It owns the SMs (grouped in clusters of sms_per_cluster, which share a
+// network port in the memory system), the CTA scheduler and the memory below
+// L1, and plugs into functional::Device as its grid runner: the launch is
+// checked and set up by the functional layer, then launch() places CTAs on
+// SMs as slots free up and ticks every busy SM each core cycle until the
+// last CTA ends. Warps execute functionally at issue, so results are those
+// of functional mode. When no SM can act before a known future cycle (all
+// waiting on memory or long latencies), the loop jumps to that cycle
+// (docs/architecture.md, "Time skips, results do not").
 //
 // Launches with thread-block clusters (sm_90 cluster dimensions) need their
 // CTAs co-scheduled, which this model does not do yet: they run in the
@@ -16,37 +17,25 @@
 // count (counted in timing.functional_fallback_launches).
 #include <cstdint>
 #include <memory>
-#include <string>
 #include <vector>
 
-#include "common/stats.h"
+#include "functional/device.h"
 #include "functional/grid.h"
-#include "functional/occupancy.h"
 #include "timing/active_set.h"
 #include "timing/cta/cta_scheduler.h"
+#include "timing/launch_activity.h"
 #include "timing/memory/lower_memory.h"
 #include "timing/memory/memory_system.h"
 #include "timing/sim_config.h"
 #include "timing/sm/sm.h"
+#include "timing/sm/unit_class.h"
 
 namespace warpsim::timing {
 
-// What one launch did, summed over the SMs.
-struct LaunchTiming {
-  uint64_t cycles = 0;
-  uint64_t ctas = 0;
-  uint32_t ctas_per_sm = 0;  // occupancy limit M
-  functional::OccupancyLimit occupancy_limit = functional::OccupancyLimit::None;
-  SmStats sm;                // summed
-  CacheCounters l1d, l1i, constant;
-  uint64_t sm_cycles = 0;    // cycles * SMs
-  uint64_t max_warps = 0;    // warp slots of one SM
-  bool fallback = false;     // ran in the functional executor (see above)
-  std::vector<std::pair<uint64_t, uint32_t>> cta_trace;  // (CTA, SM) when cta_trace is on
-  MemoryTotals memory;       // below L1 (memory-system model only)
-  // Achieved occupancy: average resident warps over the cycles an SM had
-  // work, as a fraction of its warp slots.
-  double occupancy() const;
+// What a launch returns: the functional outcome and the timing activity.
+struct LaunchRun {
+  functional::GridOutcome outcome;
+  LaunchActivity activity;
 };
 
 class Gpu {
@@ -54,29 +43,38 @@ class Gpu {
   explicit Gpu(const SimConfig& config);
   ~Gpu();
 
-  // Occupancy inputs of the next launch: the SM's resources (with the
-  // kernel's shared-memory carveout) and the kernel's registers per thread.
-  // Without this call, run() derives them from the [gpu] section and the
-  // kernel's PTX register count.
-  void prepare_launch(const functional::SmResources& resources, uint32_t regs_per_thread);
+  // Runs the grid of `ctx` cycle by cycle. Occupancy comes from
+  // ctx.config.resources when set (the runtime sets it: the carveout and
+  // ptxas's register count), else from the [gpu] section and the kernel's
+  // PTX registers.
+  LaunchRun launch(functional::LaunchContext& ctx, const functional::ExecutorOptions& options,
+                   functional::Dim3 cluster);
+  // A grid runner for functional::Device::set_grid_runner that runs
+  // launches here (their activity: last()).
+  functional::Device::GridRunner grid_runner();
 
-  // The grid runner (functional::Device::set_grid_runner).
-  functional::GridOutcome run(functional::LaunchContext& ctx, const functional::ExecutorOptions& options,
-                              functional::Dim3 cluster);
-
-  const LaunchTiming& last() const { return last_; }
+  // The last launch's activity, and the cycles of every launch so far.
+  const LaunchActivity& last() const { return last_; }
   uint64_t total_cycles() const { return total_cycles_; }
-  // Adds the last launch to `stats`: GPGPU-Sim's headline names (gpu_sim_cycle,
-  // gpu_ipc, gpu_tot_sim_cycle, L1D_total_cache_*, ...) and timing.* details.
-  void publish(StatsRegistry& stats) const;
   const SimConfig& config() const { return config_; }
 
  private:
+  // The steps of one launch.
+  struct Launch;
+  void begin(Launch& l);
+  bool place_ctas(Launch& l, uint64_t now);
+  bool tick_sms(Launch& l, uint64_t now);
+  // After a cycle in which nothing happened: the cycle to continue at, or
+  // false when the launch must stop (a deadlock or an internal error).
+  bool sleep(Launch& l, uint64_t& now);
+  void finish(Launch& l, uint64_t end);
+  LaunchRun run_fallback(functional::LaunchContext& ctx, const functional::ExecutorOptions& options,
+                         functional::Dim3 cluster);
   void build();  // fresh SMs and memory
-  template <class CacheFn>
-  void publish_memory(StatsRegistry& stats, CacheFn& cache) const;
-  functional::GridOutcome run_fallback(functional::LaunchContext& ctx,
-                                       const functional::ExecutorOptions& options, functional::Dim3 cluster);
+  std::vector<SmActivity> sm_snapshot() const;
+  // The execution unit of each instruction of `program`, computed once per
+  // program.
+  const std::vector<UnitClass>& units_of(const functional::Program& program);
 
   SimConfig config_;
   std::unique_ptr<LowerMemory> memory_;
@@ -86,10 +84,12 @@ class Gpu {
   std::unique_ptr<CtaScheduler> cta_scheduler_;
   std::vector<uint32_t> free_slots_;
   std::vector<CtaAssignment> assignments_;
-  bool prepared_ = false;
-  functional::SmResources resources_;
-  uint32_t regs_per_thread_ = 0;
-  LaunchTiming last_;
+  struct ProgramUnits {
+    uint64_t serial = 0;  // functional::Program::serial
+    std::vector<UnitClass> units;
+  };
+  std::vector<ProgramUnits> units_;
+  LaunchActivity last_;
   uint64_t total_cycles_ = 0;
   uint64_t clock_ = 0;  // core cycles since the GPU was made
   uint64_t launches_ = 0;

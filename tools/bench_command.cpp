@@ -25,6 +25,7 @@
 #include "common/diagnostics.h"
 #include "timing/sim_config.h"
 #include "tools/commands.h"
+#include "tools/stats_file.h"
 #include "tools/workload_suite.h"
 
 namespace warpsim::tools {
@@ -79,25 +80,6 @@ std::string find_suites_file(const std::string& given) {
   return {};
 }
 
-uint64_t stat_u64(const nlohmann::json& j, std::initializer_list<const char*> path) {
-  const nlohmann::json* n = &j;
-  for (const char* k : path) {
-    if (!n->is_object() || !n->contains(k)) return 0;
-    n = &(*n)[k];
-  }
-  if (n->is_object() && n->contains("value")) n = &(*n)["value"];
-  return n->is_number_integer() ? n->get<uint64_t>() : 0;
-}
-
-double stat_double(const nlohmann::json& j, std::initializer_list<const char*> path) {
-  const nlohmann::json* n = &j;
-  for (const char* k : path) {
-    if (!n->is_object() || !n->contains(k)) return 0;
-    n = &(*n)[k];
-  }
-  return n->is_number() ? n->get<double>() : 0;
-}
-
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;
@@ -117,11 +99,7 @@ std::string first_line(const std::string& text) {
 void classify(Result& r, int wait_status, bool timed_out) {
   const std::string out = read_text(r.log_base + ".out");
   const std::string err = read_text(r.log_base + ".err");
-  {
-    std::ifstream in(r.log_base + ".stats.json");
-    if (in) r.stats = nlohmann::json::parse(in, nullptr, false);
-    if (r.stats.is_discarded()) r.stats = nullptr;
-  }
+  r.stats = read_stats_file(r.log_base + ".stats.json");
   const std::string& name = r.program->name;
   std::string fail_line;
   bool passed = false;
@@ -189,12 +167,12 @@ struct Figures {
 
 Figures figures(const Result& r) {
   Figures f{};
-  f.kernels = stat_u64(r.stats, {"runtime", "kernels_launched"});
-  f.insn = stat_u64(r.stats, {"gpu_tot_sim_insn"});
-  f.warp_insn = stat_u64(r.stats, {"gpu_tot_sim_warp_insn"});
-  f.cycles = stat_u64(r.stats, {"gpu_tot_sim_cycle"});
+  f.kernels = stat_u64(r.stats, "runtime.kernels_launched");
+  f.insn = stat_u64(r.stats, "gpu_tot_sim_insn");
+  f.warp_insn = stat_u64(r.stats, "gpu_tot_sim_warp_insn");
+  f.cycles = stat_u64(r.stats, "gpu_tot_sim_cycle");
   f.ipc = f.cycles ? static_cast<double>(f.insn) / f.cycles : 0;
-  f.sim_seconds = stat_double(r.stats, {"warpsim", "simulation_seconds"});
+  f.sim_seconds = stat_double(r.stats, "warpsim.simulation_seconds");
   f.rate = r.wall_seconds > 0 ? f.insn / r.wall_seconds : 0;
   return f;
 }

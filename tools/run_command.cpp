@@ -27,6 +27,7 @@
 #include "common/diagnostics.h"
 #include "timing/sim_config.h"
 #include "tools/commands.h"
+#include "tools/stats_file.h"
 #include "tools/host_binary.h"
 
 namespace warpsim::tools {
@@ -200,26 +201,6 @@ std::string demangle(const std::string& name) {
   return out;
 }
 
-uint64_t get_u64(const nlohmann::json& j, std::initializer_list<const char*> path) {
-  const nlohmann::json* n = &j;
-  for (const char* k : path) {
-    if (!n->is_object() || !n->contains(k)) return 0;
-    n = &(*n)[k];
-  }
-  if (n->is_object() && n->contains("value")) n = &(*n)["value"];
-  return n->is_number_unsigned() || n->is_number_integer() ? n->get<uint64_t>() : 0;
-}
-
-double get_double(const nlohmann::json& j, std::initializer_list<const char*> path) {
-  const nlohmann::json* n = &j;
-  for (const char* k : path) {
-    if (!n->is_object() || !n->contains(k)) return 0;
-    n = &(*n)[k];
-  }
-  if (n->is_object() && n->contains("value")) n = &(*n)["value"];
-  return n->is_number() ? n->get<double>() : 0;
-}
-
 void print_summary(const std::string& program, int status_code, bool signaled,
                    const nlohmann::json& j) {
   std::string out;
@@ -237,43 +218,43 @@ void print_summary(const std::string& program, int status_code, bool signaled,
                      w.value("num_sms", 0), w.value("mode", std::string("?")),
                      w.value("cuda_runtime_major", 0));
   const auto& kernels = j.value("kernels", nlohmann::json::array());
-  const uint64_t launches = get_u64(j, {"runtime", "kernels_launched"});
+  const uint64_t launches = stat_u64(j, "runtime.kernels_launched");
   out += fmt::format("  kernels          {} launch{} of {} kernel{}, {} CTAs\n", group(launches),
                      launches == 1 ? "" : "es", kernels.size(), kernels.size() == 1 ? "" : "s",
-                     group(get_u64(j, {"gpu_tot_ctas"})));
-  const uint64_t insn = get_u64(j, {"gpu_tot_sim_insn"});
+                     group(stat_u64(j, "gpu_tot_ctas")));
+  const uint64_t insn = stat_u64(j, "gpu_tot_sim_insn");
   out += fmt::format("  instructions     {} thread (gpu_sim_insn), {} warp\n", group(insn),
-                     group(get_u64(j, {"gpu_tot_sim_warp_insn"})));
+                     group(stat_u64(j, "gpu_tot_sim_warp_insn")));
   std::string copies;
   for (const char* dir : {"h2d", "d2h", "d2d"}) {
-    const uint64_t calls = get_u64(j, {"runtime", "memcpy", (std::string(dir) + "_calls").c_str()});
+    const uint64_t calls = stat_u64(j, fmt::format("runtime.memcpy.{}_calls", dir));
     if (calls == 0) continue;
-    const uint64_t bytes = get_u64(j, {"runtime", "memcpy", (std::string(dir) + "_bytes").c_str()});
+    const uint64_t bytes = stat_u64(j, fmt::format("runtime.memcpy.{}_bytes", dir));
     copies += fmt::format("{}{} {} ({})", copies.empty() ? "" : ", ", group(calls), dir,
                           bytes_text(bytes));
   }
   if (!copies.empty()) out += fmt::format("  memory copies    {}\n", copies);
-  if (uint64_t faults = get_u64(j, {"runtime", "kernel_faults"}))
+  if (uint64_t faults = stat_u64(j, "runtime.kernel_faults"))
     out += fmt::format("  kernel faults    {}\n", faults);
   const double sim = w.value("simulation_seconds", 0.0);
   const bool timing = w.value("mode", std::string()) == "timing";
   if (timing) {
-    const uint64_t cycles = get_u64(j, {"gpu_tot_sim_cycle"});
+    const uint64_t cycles = stat_u64(j, "gpu_tot_sim_cycle");
     out += fmt::format("  cycles           {} (gpu_tot_sim_cycle), IPC {:.2f} thread-inst/cycle\n",
                        group(cycles), cycles ? static_cast<double>(insn) / cycles : 0.0);
   }
   const double sim_ns = w.value("simulated_gpu_ns", 0.0);
-  if (timing && get_u64(j, {"L2_total_cache_accesses"}) != 0) {
+  if (timing && stat_u64(j, "L2_total_cache_accesses") != 0) {
     // The memory system over the whole run (GPGPU-Sim's names in brackets).
     out += fmt::format("  caches           L1D miss rate {:.1f}% (L1D_total_cache_miss_rate), L2 miss rate "
                        "{:.1f}% (L2_total_cache_miss_rate)\n",
-                       100 * get_double(j, {"L1D_total_cache_miss_rate"}),
-                       100 * get_double(j, {"L2_total_cache_miss_rate"}));
-    const uint64_t rd = get_u64(j, {"timing", "dram", "read_bytes"});
-    const uint64_t wr = get_u64(j, {"timing", "dram", "write_bytes"});
-    const uint64_t hits = get_u64(j, {"timing", "dram", "row_buffer_hits"});
-    const uint64_t misses = get_u64(j, {"timing", "dram", "row_buffer_misses"});
-    const uint64_t cycles = get_u64(j, {"gpu_tot_sim_cycle"});
+                       100 * stat_double(j, "L1D_total_cache_miss_rate"),
+                       100 * stat_double(j, "L2_total_cache_miss_rate"));
+    const uint64_t rd = stat_u64(j, "timing.dram.read_bytes");
+    const uint64_t wr = stat_u64(j, "timing.dram.write_bytes");
+    const uint64_t hits = stat_u64(j, "timing.dram.row_buffer_hits");
+    const uint64_t misses = stat_u64(j, "timing.dram.row_buffer_misses");
+    const uint64_t cycles = stat_u64(j, "gpu_tot_sim_cycle");
     out += fmt::format("  DRAM             {} read, {} written ({:.1f} B per core cycle); row-buffer hits {:.1f}%\n",
                        bytes_text(rd), bytes_text(wr), cycles ? double(rd + wr) / cycles : 0.0,
                        hits + misses ? 100.0 * hits / (hits + misses) : 0.0);
@@ -399,9 +380,7 @@ int run(const RunOptions& opt) {
 
   nlohmann::json stats;
   if (!stats_file.empty()) {
-    std::ifstream in(stats_file);
-    if (in) stats = nlohmann::json::parse(in, nullptr, false);
-    if (stats.is_discarded()) stats = nullptr;
+    stats = read_stats_file(stats_file);
     if (temporary) {
       std::error_code ec;
       fs::remove(stats_file, ec);

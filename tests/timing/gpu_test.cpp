@@ -75,7 +75,7 @@ TEST(TimingGpu, ResultsMatchTheProgram) {
   }
   EXPECT_EQ(t.download<uint32_t>(dcount, 1)[0], odd);
   EXPECT_GT(r.cycles, 0u);
-  EXPECT_EQ(t.gpu->last().ctas, ctas);
+  EXPECT_EQ(t.gpu->last().sm.ctas, ctas);
   EXPECT_EQ(t.gpu->last().sm.thread_instructions, r.thread_instructions);
   EXPECT_GT(t.gpu->last().sm.shared_accesses, 0u);
   EXPECT_GT(t.gpu->last().sm.atomic_requests, 0u);
@@ -144,9 +144,24 @@ TEST(TimingGpu, OutOfBoundsAccessIsReportedAndTheNextLaunchRuns) {
   EXPECT_EQ(r.error, LaunchError::IllegalAddress);
   EXPECT_NE(r.fault->message.find("bad"), std::string::npos) << r.fault->message;
   // The GPU model is rebuilt after a fault: a later launch runs normally.
+  StatsRegistry stats;
+  publish(stats, t.gpu->last());
   auto g = t.run("good", {1}, {32}, {param_bytes(p)});
   ASSERT_TRUE(g.ok());
   EXPECT_EQ(t.download<uint32_t>(p, 1)[0], 7u);
+  // Regression: per-SM and per-node figures are summed over the run like
+  // their totals, across the rebuild (they were the rebuilt model's alone).
+  publish(stats, t.gpu->last());
+  uint64_t ctas = 0, flits = 0;
+  for (const auto& [name, value] : stats.values()) {
+    if (name.starts_with("timing.sm.") && name.ends_with(".ctas")) ctas += std::get<uint64_t>(value);
+    if (name.starts_with("icnt.node.") && name.ends_with(".request.flits_injected"))
+      flits += std::get<uint64_t>(value);
+  }
+  EXPECT_EQ(ctas, stats.counter("timing.ctas"));
+  EXPECT_EQ(ctas, 8u + 1u);
+  EXPECT_EQ(flits, stats.counter("icnt.request.flits_injected"));
+  EXPECT_GT(flits, 0u);
 }
 
 constexpr const char* kSpin = R"(
@@ -227,7 +242,7 @@ TEST(TimingGpu, ClusterLaunchesRunFunctionally) {
   const uint64_t p = t.alloc(4 * 8);
   auto r = t.run("k", {8}, {32}, {param_bytes(p)});
   ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
-  EXPECT_TRUE(t.gpu->last().fallback);
+  EXPECT_TRUE(t.gpu->last().fallback());
   EXPECT_GT(r.cycles, 0u);
   auto v = t.download<uint32_t>(p, 8);
   for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(v[i], i % 2);
@@ -300,7 +315,7 @@ TEST(TimingGpu, EveryCtaPolicyAgreesWithAndWithoutSkipping) {
       auto r = t.run("scan", {ctas}, {128}, {param_bytes(din), param_bytes(dout), param_bytes(dcount)});
       ASSERT_TRUE(r.ok()) << policy << ": " << (r.fault ? r.fault->message : "");
       EXPECT_EQ(t.download<uint32_t>(dcount, 1)[0], n) << policy;
-      EXPECT_EQ(t.gpu->last().ctas, ctas) << policy;
+      EXPECT_EQ(t.gpu->last().sm.ctas, ctas) << policy;
       cycles[skip] = r.cycles;
     }
     EXPECT_EQ(cycles[0], cycles[1]) << policy;

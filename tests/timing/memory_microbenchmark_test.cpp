@@ -111,7 +111,7 @@ TEST(MemoryMicrobenchmark, PointerChaseLatenciesAddUpFromTheConfig) {
   EXPECT_EQ(rig.gpu->last().l1i.read_misses, 0u);
   EXPECT_EQ(t[0], n * (kInt + kDram) + 2) << "DRAM pass";
   EXPECT_EQ(t[1], n * (kInt + kL1Hit + 1) + 2) << "L1 pass";
-  const MemoryTotals& m = rig.gpu->last().memory;
+  const MemoryActivity& m = rig.gpu->last().memory;
   EXPECT_EQ(m.dram.reads, n);
   EXPECT_EQ(m.dram.row_conflicts, n);
   EXPECT_EQ(m.l2.read_misses, n);
@@ -192,7 +192,7 @@ SimConfig bandwidth_config(uint32_t bus_width = 8) {
 
 struct Launched {
   uint64_t cycles = 0;
-  MemoryTotals memory;
+  MemoryActivity memory;
 };
 
 Launched run_kernel(const SimConfig& config, const char* ptx, const std::string& kernel, uint32_t n) {

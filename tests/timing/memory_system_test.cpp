@@ -98,7 +98,7 @@ TEST(L2Slice, MissFillThenHit) {
   const CacheCounters& c = r.slice.cache().counters();
   EXPECT_EQ(c.read_misses, 1u);
   EXPECT_EQ(c.read_hits, 1u);
-  EXPECT_EQ(r.slice.stats().accesses, 2u);
+  EXPECT_EQ(r.slice.stats().requests, 2u);
   EXPECT_TRUE(r.slice.idle());
 }
 
@@ -195,12 +195,12 @@ TEST(L2Slice, FullDramQueueStallsTheSlice) {
   r.slice.tick(5 * kP);  // a misses: one operation queued
   r.slice.tick(6 * kP);  // b waits
   r.slice.tick(7 * kP);  // still
-  EXPECT_EQ(r.slice.stats().dram_full_stalls, 2u);
-  EXPECT_EQ(r.slice.stats().accesses, 1u);
+  EXPECT_EQ(r.slice.stats().dram_full_stall_cycles, 2u);
+  EXPECT_EQ(r.slice.stats().requests, 1u);
   EXPECT_EQ(r.slice.next_work(8 * kP), 8 * kP) << "a stalled slice retries every cycle";
   EXPECT_EQ(r.take_dram_op(7 * kP).line, 0u);
   r.slice.tick(8 * kP);  // b misses now
-  EXPECT_EQ(r.slice.stats().accesses, 2u);
+  EXPECT_EQ(r.slice.stats().requests, 2u);
   EXPECT_EQ(r.take_dram_op(8 * kP).line, 128u);
 }
 

@@ -24,10 +24,7 @@ using functional::param_bytes;
 struct Rig {
   Rig(const SimConfig& config, const std::string& ptx)
       : gpu(std::make_unique<Gpu>(config)), loaded(ft::load(ptx)) {
-    loaded->device.set_grid_runner(
-        [g = gpu.get()](functional::LaunchContext& c, const functional::ExecutorOptions& o, Dim3 cl) {
-          return g->run(c, o, cl);
-        });
+    loaded->device.set_grid_runner(gpu->grid_runner());
   }
   LaunchResult launch(const std::string& kernel, Dim3 grid, Dim3 block,
                       std::vector<std::vector<uint8_t>> args) {

@@ -32,9 +32,7 @@ struct TimedDevice {
   TimedDevice(const SimConfig& c, const std::string& body) : config(c) {
     gpu = std::make_unique<Gpu>(config);
     device.set_sm_count(config.gpu.num_sms);
-    device.set_grid_runner([g = gpu.get()](functional::LaunchContext& ctx,
-                                           const functional::ExecutorOptions& o,
-                                           functional::Dim3 cl) { return g->run(ctx, o, cl); });
+    device.set_grid_runner(gpu->grid_runner());
     DiagnosticEngine diags;
     program = device.load_ptx(std::string(kPtxHeader) + body, "test.ptx", diags);
     EXPECT_TRUE(program) << diags.format_all();

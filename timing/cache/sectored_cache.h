@@ -35,6 +35,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/stat_table.h"
+
 namespace warpsim::timing {
 
 enum class Replacement : uint8_t { Lru, Fifo };
@@ -86,16 +88,11 @@ struct CacheCounters {
   uint64_t sector_misses = 0;  // misses whose line was present with other sectors valid
 };
 
-// a += b (sign 1) or a -= b (sign -1), counter by counter.
-inline void accumulate(CacheCounters& a, const CacheCounters& b, int sign = 1) {
-  for (auto [x, y] : {std::pair{&a.read_accesses, b.read_accesses}, {&a.read_hits, b.read_hits},
-                      {&a.read_hit_reserved, b.read_hit_reserved}, {&a.read_misses, b.read_misses},
-                      {&a.reservation_fails, b.reservation_fails}, {&a.write_accesses, b.write_accesses},
-                      {&a.write_hits, b.write_hits}, {&a.write_misses, b.write_misses},
-                      {&a.writebacks, b.writebacks}, {&a.evictions, b.evictions},
-                      {&a.sector_misses, b.sector_misses}})
-    *x = sign > 0 ? *x + y : *x - y;
-}
+// Published per cache at timing.l1d / .l1i / .constant / .l2, with
+// GPGPU-Sim's headline names (L1D_total_cache_accesses, ...); per SM
+// (timing.sm.N.l1d) and per partition (timing.partition.N.l2) for the rows
+// marked per instance. Table: cache_stats.cpp.
+const stats::StatTable<CacheCounters>& cache_stats_table();
 
 class SectoredCache {
  public:

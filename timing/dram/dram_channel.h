@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/stat_table.h"
 #include "timing/dram/dram_config.h"
 
 namespace warpsim::timing {
@@ -50,19 +51,18 @@ struct DramStats {
   uint64_t queue_full_cycles = 0;           // cycles can_accept() was false when asked (count_full)
 };
 
-// a += b (sign 1) or a -= b (sign -1), counter by counter; the maximum is
-// combined when adding and kept when subtracting.
-inline void accumulate(DramStats& a, const DramStats& b, int sign = 1) {
-  for (auto [x, y] : {std::pair{&a.reads, b.reads}, {&a.writes, b.writes}, {&a.read_bytes, b.read_bytes},
-                      {&a.write_bytes, b.write_bytes}, {&a.activates, b.activates},
-                      {&a.precharges, b.precharges}, {&a.row_hits, b.row_hits}, {&a.row_misses, b.row_misses},
-                      {&a.row_conflicts, b.row_conflicts}, {&a.read_latency, b.read_latency},
-                      {&a.write_latency, b.write_latency}, {&a.data_bus_busy, b.data_bus_busy},
-                      {&a.cycles, b.cycles}, {&a.busy_bank_cycles, b.busy_bank_cycles},
-                      {&a.busy_cycles, b.busy_cycles}, {&a.queue_full_cycles, b.queue_full_cycles}})
-    *x = sign > 0 ? *x + y : *x - y;
-  if (sign > 0 && b.max_read_latency > a.max_read_latency) a.max_read_latency = b.max_read_latency;
-}
+// What the DRAM formulas need besides the counters.
+struct DramScope {
+  uint64_t launch_ps = 0;  // the launch's duration
+  uint64_t period_ps = 1;  // the DRAM command clock
+  uint64_t channels = 0;   // the channels the counters are summed over
+};
+
+// Published summed over the channels at "timing.dram" (with GPGPU-Sim's
+// names for the headline figures), and per memory partition at
+// "timing.partition.N.dram" for the rows marked per instance. Table:
+// dram_stats.cpp.
+const stats::StatTable<DramStats, DramScope>& dram_stats_table();
 
 class DramChannel {
  public:

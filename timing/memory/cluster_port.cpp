@@ -28,7 +28,7 @@ ClusterPort::TickResult ClusterPort::tick(uint64_t now_ps, interconnect::Network
   // Ejection: one reply from the network into the response FIFO.
   if (network.has_delivery(Subnet::Reply, node_)) {
     if (response_.full()) {
-      ++stats_.response_full;
+      ++stats_.response_full_cycles;
     } else {
       Packet p;
       network.eject(Subnet::Reply, node_, p);
@@ -52,14 +52,14 @@ ClusterPort::TickResult ClusterPort::tick(uint64_t now_ps, interconnect::Network
       ++stats_.requests;
       result.injected = id;
     } else {
-      ++stats_.inject_blocked;
+      ++stats_.inject_blocked_cycles;
       network.count_blocked(Subnet::Request, node_);
     }
   }
   // The intra-cluster bus: one request per cycle, round-robin over the SMs.
   if (pending_ != 0) {
     if (inject_.full()) {
-      ++stats_.bus_full;
+      ++stats_.bus_full_cycles;
       return result;
     }
     const uint32_t n = static_cast<uint32_t>(sm_queues_.size());
@@ -94,5 +94,22 @@ uint64_t ClusterPort::next_work(uint64_t now_ps, const interconnect::Network& ne
 }
 
 bool ClusterPort::idle() const { return pending_ == 0 && inject_.empty() && response_.empty(); }
+
+const stats::StatTable<ClusterPortStats>& cluster_port_stats_table() {
+  static const stats::StatTable<ClusterPortStats> table = [] {
+    using P = ClusterPortStats;
+    stats::StatTable<P> t("The clusters' network ports (summed over the clusters)");
+    t.counter("requests", &P::requests, "requests", "requests that entered the network");
+    t.counter("replies", &P::replies, "replies", "replies delivered to SMs");
+    t.counter("inject_blocked_cycles", &P::inject_blocked_cycles, "network cycles",
+              "cycles a port's injection-buffer head could not enter the network");
+    t.counter("response_full_cycles", &P::response_full_cycles, "network cycles",
+              "cycles a reply waited in the network because its cluster's response FIFO was full");
+    t.counter("bus_full_cycles", &P::bus_full_cycles, "network cycles",
+              "cycles the intra-cluster bus had a request but the injection buffer was full");
+    return t;
+  }();
+  return table;
+}
 
 }  // namespace warpsim::timing

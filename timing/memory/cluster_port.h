@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/stat_table.h"
 #include "interconnect/network.h"
 #include "timing/memory/memory_system_config.h"
 #include "timing/memory/request_pool.h"
@@ -27,10 +28,14 @@ namespace warpsim::timing {
 struct ClusterPortStats {
   uint64_t requests = 0;        // requests that entered the network
   uint64_t replies = 0;         // replies delivered to SMs
-  uint64_t inject_blocked = 0;  // interconnect cycles the head could not enter the network
-  uint64_t response_full = 0;   // interconnect cycles a reply waited because the response FIFO was full
-  uint64_t bus_full = 0;        // interconnect cycles the bus had a request but the injection buffer was full
+  uint64_t inject_blocked_cycles = 0;  // interconnect cycles the head could not enter the network
+  uint64_t response_full_cycles = 0;   // interconnect cycles a reply waited because the response FIFO was full
+  uint64_t bus_full_cycles = 0;        // interconnect cycles the bus had a request but the injection buffer was full
 };
+
+// Published summed over the clusters at "timing.cluster". Table:
+// cluster_port.cpp.
+const stats::StatTable<ClusterPortStats>& cluster_port_stats_table();
 
 class ClusterPort {
  public:

@@ -51,11 +51,11 @@ bool L2Slice::do_fill(uint64_t now_ps) {
   if (!from_dram_.ready(now_ps)) return false;
   // A fill may answer a whole MSHR entry and evict a dirty line.
   if (to_icnt_.room() < cache_.config().mshr_max_merge) {
-    ++stats_.reply_full_stalls;
+    ++stats_.reply_full_stall_cycles;
     return false;
   }
   if (to_dram_.size() > config_.l2_to_dram_queue) {
-    ++stats_.dram_full_stalls;
+    ++stats_.dram_full_stall_cycles;
     return false;
   }
   const DramOp fill = from_dram_.front();
@@ -85,11 +85,11 @@ bool L2Slice::do_access(uint64_t now_ps) {
   // Outputs first: one reply and up to two DRAM operations (a miss and a
   // dirty victim, or a forwarded write and a victim).
   if (to_icnt_.room() <= cache_.config().mshr_max_merge) {  // keep a fill's worth for fills
-    ++stats_.reply_full_stalls;
+    ++stats_.reply_full_stall_cycles;
     return false;
   }
   if (to_dram_.size() + 2 > config_.l2_to_dram_queue) {
-    ++stats_.dram_full_stalls;
+    ++stats_.dram_full_stall_cycles;
     return false;
   }
   if (r.request.kind == MemKind::Store) {
@@ -100,7 +100,7 @@ bool L2Slice::do_access(uint64_t now_ps) {
   } else {
     const ReadResult rr = cache_.read(r.l2_line, r.l2_sectors, id);
     if (rr.outcome == ReadOutcome::ReservationFail) {
-      ++stats_.reservation_stalls;
+      ++stats_.reservation_stall_cycles;
       return false;
     }
     push_writeback(rr.writeback_line, rr.writeback_sectors, now_ps);
@@ -120,7 +120,7 @@ bool L2Slice::do_access(uint64_t now_ps) {
       to_icnt_.push(id, ready);
     }
   }
-  ++stats_.accesses;
+  ++stats_.requests;
   from_icnt_.pop();
   return true;
 }
@@ -140,6 +140,24 @@ uint64_t L2Slice::next_work(uint64_t now_ps) const {
 bool L2Slice::idle() const {
   return from_icnt_.empty() && to_icnt_.empty() && to_dram_.empty() && from_dram_.empty() &&
          cache_.mshrs_in_use() == 0;
+}
+
+const stats::StatTable<L2SliceStats>& l2_slice_stats_table() {
+  static const stats::StatTable<L2SliceStats> table = [] {
+    using L = L2SliceStats;
+    stats::StatTable<L> t("The L2 slices' pipelines (summed over the slices)");
+    t.counter("requests", &L::requests, "requests", "requests that reached the cache (each once)");
+    t.counter("atomics", &L::atomics, "requests", "atomics executed at the slices");
+    t.counter("dram_full_stall_cycles", &L::dram_full_stall_cycles, "L2 cycles",
+              "cycles a slice's access or fill waited because its L2->DRAM queue was full")
+        .headline("gpu_stall_dramfull");
+    t.counter("reply_full_stall_cycles", &L::reply_full_stall_cycles, "L2 cycles",
+              "cycles a slice's access or fill waited for room in its reply queue");
+    t.counter("reservation_stall_cycles", &L::reservation_stall_cycles, "L2 cycles",
+              "cycles a slice's next access waited for an MSHR or a line");
+    return t;
+  }();
+  return table;
 }
 
 }  // namespace warpsim::timing

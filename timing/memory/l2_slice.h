@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/stat_table.h"
 #include "timing/clock_domains.h"
 #include "timing/memory/memory_system_config.h"
 #include "timing/memory/request_pool.h"
@@ -42,12 +43,16 @@ struct DramOp {
 };
 
 struct L2SliceStats {
-  uint64_t accesses = 0;            // requests that reached the cache (each once)
-  uint64_t dram_full_stalls = 0;    // L2 cycles the head waited for the DRAM queue
-  uint64_t reply_full_stalls = 0;   // L2 cycles the head waited for the reply queue
-  uint64_t reservation_stalls = 0;  // L2 cycles the head waited for an MSHR / line
+  uint64_t requests = 0;                  // requests that reached the cache (each once)
+  uint64_t dram_full_stall_cycles = 0;    // L2 cycles the head waited for the DRAM queue
+  uint64_t reply_full_stall_cycles = 0;   // L2 cycles the head waited for the reply queue
+  uint64_t reservation_stall_cycles = 0;  // L2 cycles the head waited for an MSHR / line
   uint64_t atomics = 0;
 };
+
+// Published summed over the slices at "timing.l2" (the cache's own counters
+// are cache_stats_table()'s, published there too). Table: l2_slice.cpp.
+const stats::StatTable<L2SliceStats>& l2_slice_stats_table();
 
 class L2Slice {
  public:

@@ -102,8 +102,8 @@ bool MemorySystem::receive(uint32_t sm, uint64_t now, MemRequest& reply) {
   // Room in the response FIFO: a reply waiting in the network may move.
   if (replies_to_cluster_[r.cluster] != 0) wake(Domain::Interconnect, now_ps);
   reply = r.request;
-  ++requests_;
-  request_latency_ps_ += now_ps - r.sent_ps;
+  ++stats_.replies;
+  stats_.round_trip_ps += now_ps - r.sent_ps;
   pool_.release(id);
   return true;
 }
@@ -152,7 +152,7 @@ void MemorySystem::tick_network(uint64_t now_ps) {
         ++replies_to_cluster_[r.cluster];
         net_ports_.add(r.cluster);
       } else {
-        ++icnt2sh_stalls_;
+        ++stats_.icnt2sh_stall_cycles;
         net.count_blocked(Subnet::Reply, node);
       }
     }
@@ -271,40 +271,25 @@ bool MemorySystem::idle() const {
   return true;
 }
 
-MemoryTotals difference(const MemoryTotals& a, const MemoryTotals& b) {
-  MemoryTotals d = a;
-  accumulate(d.l2, b.l2, -1);
-  accumulate(d.dram, b.dram, -1);
-  for (int s = 0; s < interconnect::kSubnets; ++s) accumulate(d.net[s], b.net[s], -1);
-  for (auto [x, y] : {std::pair{&d.l2_accesses, b.l2_accesses}, {&d.dram_full_stalls, b.dram_full_stalls},
-                      {&d.icnt2sh_stalls, b.icnt2sh_stalls}, {&d.reservation_stalls, b.reservation_stalls},
-                      {&d.inject_blocked, b.inject_blocked}, {&d.response_full, b.response_full},
-                      {&d.requests, b.requests}, {&d.request_latency_ps, b.request_latency_ps}})
-    *x -= y;
-  return d;
-}
-
-MemoryTotals MemorySystem::totals() const {
-  MemoryTotals m;
-  for (const auto& p : partitions_) {
-    for (uint32_t i = 0; i < p->slices(); ++i) {
-      const L2Slice& s = p->slice(i);
-      accumulate(m.l2, s.cache().counters());
-      m.l2_accesses += s.stats().accesses;
-      m.dram_full_stalls += s.stats().dram_full_stalls;
-      m.reservation_stalls += s.stats().reservation_stalls;
+MemoryActivity MemorySystem::activity() const {
+  MemoryActivity m;
+  m.clocks = clocks_;
+  m.clusters = clusters();
+  m.system = stats_;
+  for (const ClusterPort& p : ports_) cluster_port_stats_table().add(m.ports, p.stats());
+  m.partitions.resize(partitions_.size());
+  for (size_t i = 0; i < partitions_.size(); ++i) {
+    const MemoryPartition& part = *partitions_[i];
+    PartitionActivity& a = m.partitions[i];
+    for (uint32_t k = 0; k < part.slices(); ++k) {
+      cache_stats_table().add(a.l2, part.slice(k).cache().counters());
+      l2_slice_stats_table().add(a.slices, part.slice(k).stats());
     }
-    accumulate(m.dram, p->dram().stats());
+    a.dram = part.dram().stats();
   }
   for (int s = 0; s < interconnect::kSubnets; ++s)
-    for (uint32_t n = 0; n < network_->nodes(); ++n) accumulate(m.net[s], network_->stats(Subnet(s), n));
-  for (const ClusterPort& p : ports_) {
-    m.inject_blocked += p.stats().inject_blocked;
-    m.response_full += p.stats().response_full;
-  }
-  m.icnt2sh_stalls = icnt2sh_stalls_;
-  m.requests = requests_;
-  m.request_latency_ps = request_latency_ps_;
+    for (uint32_t n = 0; n < network_->nodes(); ++n) m.nodes[s].push_back(network_->stats(Subnet(s), n));
+  sum_totals(m);
   return m;
 }
 

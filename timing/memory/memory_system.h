@@ -27,29 +27,13 @@
 #include "timing/clock_domains.h"
 #include "timing/memory/cluster_port.h"
 #include "timing/memory/lower_memory.h"
+#include "timing/memory/memory_activity.h"
 #include "timing/memory/memory_partition.h"
 #include "timing/memory/request_pool.h"
 #include "timing/sim_config.h"
 #include "timing/wakeup_queue.h"
 
 namespace warpsim::timing {
-
-// Totals over the components (per launch: the difference of two snapshots).
-struct MemoryTotals {
-  CacheCounters l2;
-  uint64_t l2_accesses = 0;
-  uint64_t dram_full_stalls = 0;    // GPGPU-Sim gpu_stall_dramfull
-  uint64_t icnt2sh_stalls = 0;      // GPGPU-Sim gpu_stall_icnt2sh: replies the network refused
-  uint64_t reservation_stalls = 0;
-  DramStats dram;                   // summed over channels (max_read_latency: the largest)
-  interconnect::NodeStats net[interconnect::kSubnets];  // summed over nodes
-  uint64_t inject_blocked = 0, response_full = 0;
-  uint64_t requests = 0;            // SM requests completed
-  uint64_t request_latency_ps = 0;  // sum over them: send to reply delivery
-};
-
-// a - b, counter by counter (maxima: a's).
-MemoryTotals difference(const MemoryTotals& a, const MemoryTotals& b);
 
 class MemorySystem final : public LowerMemory {
  public:
@@ -63,7 +47,9 @@ class MemorySystem final : public LowerMemory {
   bool idle() const override;
   void advance(uint64_t now) override;
 
-  MemoryTotals totals() const;
+  // A snapshot of every component's counters (one launch: the difference
+  // of two, memory_activity.h).
+  MemoryActivity activity() const;
   const ClockDomains& clocks() const { return clocks_; }
   const interconnect::Network& network() const { return *network_; }
   const std::vector<std::unique_ptr<MemoryPartition>>& partitions() const { return partitions_; }
@@ -102,8 +88,7 @@ class MemorySystem final : public LowerMemory {
   // L2 hands it work. (L2 and DRAM keep theirs in the wake-up queues.)
   uint64_t next_[kDomains] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
   void wake(Domain d, uint64_t t) { next_[int(d)] = std::min(next_[int(d)], t); }
-  uint64_t icnt2sh_stalls_ = 0;
-  uint64_t requests_ = 0, request_latency_ps_ = 0;
+  MemorySystemStats stats_;
 };
 
 }  // namespace warpsim::timing

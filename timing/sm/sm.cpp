@@ -206,7 +206,6 @@ void Sm::fetch(uint64_t now) {
     const uint64_t addr = uint64_t{pc} * inst_bytes;
     const uint64_t line = addr & ~uint64_t{line_bytes - 1};
     const uint32_t sector = 1u << ((addr - line) / config_.l1i.sector_bytes);
-    ++stats_.l1i_accesses;
     const ReadResult r = l1i_.read(line, sector, ws);
     ++served;  // a refused fetch still used the fetch slot
     if (r.outcome == ReadOutcome::ReservationFail) break;  // the L1I retries next cycle
@@ -221,7 +220,6 @@ void Sm::fetch(uint64_t now) {
       w.ibuf_ready = now + config_.l1i.hit_latency + config_.sm.decode_latency;
       w.ready_at = w.ibuf_ready;
     } else {
-      ++stats_.l1i_misses;
       w.fetching = true;
       if (r.fetch_sectors != 0)
         send_below(MemKind::Instruction, line, r.fetch_sectors,

@@ -188,7 +188,6 @@ bool Sm::ldst_step(uint64_t now) {
         return false;  // retried when the SM next runs; the LD/ST unit stays busy
       }
       if (r.outcome == ReadOutcome::Hit) completions_.push({now + cache.config().hit_latency, q.op});
-      if (r.outcome != ReadOutcome::Hit && q.path == Path::Constant) ++stats_.constant_misses;
       if (r.fetch_sectors != 0)
         send_below(q.path == Path::L1Read ? MemKind::Load : MemKind::Constant, q.line, r.fetch_sectors,
                    std::popcount(r.fetch_sectors) * cache.config().sector_bytes, q.op, now, true);

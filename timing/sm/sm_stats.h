@@ -1,9 +1,10 @@
 #pragma once
-// The counters of one SM, kept as plain integers in the cycle loop and
-// published to the statistics registry when a launch ends (timing/gpu.cpp).
+// The counters of one SM, kept as plain integers in the cycle loop, and
+// their statistics table (sm_stats.cpp): names, units, descriptions, how
+// launches merge (common/stat_table.h).
 #include <cstdint>
 
-#include "timing/cache/sectored_cache.h"
+#include "common/stat_table.h"
 
 namespace warpsim::timing {
 
@@ -21,6 +22,15 @@ enum class IssueSlot : uint8_t {
 };
 inline constexpr const char* kIssueSlotNames[] = {"issued",     "idle",      "fetch",       "barrier",
                                                   "scoreboard", "unit_busy", "memory_stall"};
+// What each kind of slot means (the statistics' descriptions).
+inline constexpr const char* kIssueSlotMeanings[] = {
+    "issue slots in which a warp instruction issued",
+    "issue slots with no warp assigned to the scheduler",
+    "issue slots lost because the closest warp's instruction was not yet buffered (fetch, L1I miss, decode)",
+    "issue slots lost because the closest warp waited at a barrier or a fence",
+    "issue slots lost because a register of the closest warp's instruction was pending",
+    "issue slots lost because the closest warp's execution unit could not accept it yet",
+    "issue slots lost because the LD/ST unit was busy or the memory system refused"};
 
 struct SmStats {
   uint64_t warp_instructions = 0;
@@ -36,8 +46,17 @@ struct SmStats {
   uint64_t local_requests = 0;
   uint64_t memory_requests = 0, memory_bytes = 0;  // sent below L1
   uint64_t ldst_reservation_stall_cycles = 0;
-  uint64_t l1i_accesses = 0, l1i_misses = 0;
-  uint64_t constant_accesses = 0, constant_misses = 0;
+  uint64_t constant_accesses = 0;     // warp instructions
 };
+
+// What the SM formulas need besides the counters.
+struct SmScope {
+  uint64_t max_warps = 0;    // warp slots of one SM
+  uint64_t ctas_per_sm = 0;  // the launch's occupancy limit M
+};
+
+// Published at "timing" (timing.issue_slots.issued, ...), and per SM at
+// "timing.sm.N" for the rows marked per instance.
+const stats::StatTable<SmStats, SmScope>& sm_stats_table();
 
 }  // namespace warpsim::timing

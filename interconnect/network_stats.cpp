@@ -1,0 +1,45 @@
+// The network's statistics tables.
+#include "interconnect/network_stats.h"
+
+namespace warpsim::interconnect {
+namespace {
+
+double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / b : 0.0; }
+
+}  // namespace
+
+const stats::StatTable<NodeStats, SubnetScope>& node_stats_table() {
+  static const stats::StatTable<NodeStats, SubnetScope> table = [] {
+    using N = NodeStats;
+    using V = stats::FormulaValue;
+    stats::StatTable<N, SubnetScope> t(
+        "One subnet of the network (summed over its nodes: injection counts at the source, ejection "
+        "counts and latencies at the destination)");
+    t.counter("packets_injected", &N::packets_injected, "packets", "packets injected");
+    t.counter("flits_injected", &N::flits_injected, "flits", "flits injected").per_instance();
+    t.counter("packets_ejected", &N::packets_ejected, "packets", "packets ejected");
+    t.counter("flits_ejected", &N::flits_ejected, "flits", "flits ejected").per_instance();
+    t.counter("queue_latency", &N::queue_latency, "network cycles",
+              "summed over ejected packets: from the moment a packet could first leave (a request: the SM's "
+              "send, so the cluster port's queues and bus count; a reply: the L2's reply time) to its injection");
+    t.counter("network_latency", &N::network_latency, "network cycles",
+              "summed over ejected packets: from injection to ejection by the receiver");
+    t.maximum("max_latency", &N::max_latency, "network cycles", "the largest creation-to-ejection time");
+    t.counter("blocked_cycles", &N::blocked_cycles, "network cycles",
+              "cycles a source had a packet ready but the subnet refused it")
+        .per_instance();
+    t.formula("avg_queue_latency", "network cycles", "queue_latency / packets_ejected",
+              [](const N& n, const SubnetScope&) -> V { return ratio(n.queue_latency, n.packets_ejected); });
+    t.formula("avg_network_latency", "network cycles", "network_latency / packets_ejected",
+              [](const N& n, const SubnetScope&) -> V { return ratio(n.network_latency, n.packets_ejected); });
+    t.formula("injection_rate", "flits/node/cycle",
+              "flits injected per injecting node per network cycle of the launch",
+              [](const N& n, const SubnetScope& s) -> V {
+                return ratio(n.flits_injected, s.network_cycles * s.injecting_nodes);
+              });
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace warpsim::interconnect

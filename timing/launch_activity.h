@@ -1,0 +1,63 @@
+#pragma once
+// What one kernel launch did in the timing model: every component's counters
+// for that launch (the difference of snapshots taken before and after it),
+// per SM and summed, and the memory below L1. Gpu::launch returns it;
+// publish() turns it into statistics through the components' tables
+// (common/stat_table.h), and an energy model can price the same counters.
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "common/stat_table.h"
+#include "common/stats.h"
+#include "functional/grid.h"
+#include "functional/occupancy.h"
+#include "timing/cache/sectored_cache.h"
+#include "timing/memory/memory_activity.h"
+#include "timing/sm/sm_stats.h"
+
+namespace warpsim::timing {
+
+// One SM's counters.
+struct SmActivity {
+  SmStats sm;
+  CacheCounters l1d, l1i, constant;
+};
+
+struct LaunchActivity {
+  uint64_t cycles = 0;              // core cycles from the launch to its last CTA's end
+  uint64_t fallback_launches = 0;   // 1: the launch ran in the functional executor (see gpu.h)
+  uint64_t index = 0;               // launches of this GPU before this one
+  uint32_t ctas_per_sm = 0;         // occupancy limit M
+  functional::OccupancyLimit occupancy_limit = functional::OccupancyLimit::None;
+  uint32_t max_warps = 0;           // warp slots of one SM
+  std::vector<std::pair<uint64_t, uint32_t>> cta_trace;  // (CTA, SM) when timing.cta_trace is on
+  std::vector<SmActivity> sms;      // per SM
+  SmStats sm;                       // summed over the SMs
+  CacheCounters l1d, l1i, constant;
+  bool has_memory_system = false;   // `memory` is filled (the memory-system model)
+  MemoryActivity memory;
+
+  bool fallback() const { return fallback_launches != 0; }
+};
+
+// Where the GPU's, the SMs' and their caches' counters are published.
+inline constexpr stats::Instance kGpuStats{"timing"};
+inline constexpr stats::Instance kSmStats{"timing"};
+inline constexpr stats::Instance kL1dStats{"timing.l1d", "L1D"};
+inline constexpr stats::Instance kL1iStats{"timing.l1i", "L1I"};
+inline constexpr stats::Instance kConstantCacheStats{"timing.constant", "L1C"};
+
+// The GPU-level figures (GPGPU-Sim's gpu_sim_cycle, gpu_ipc, gpu_tot_* ...).
+// Table: launch_activity.cpp.
+const stats::StatTable<LaunchActivity>& launch_stats_table();
+
+// Sums the per-SM counters of `a` into its totals.
+void sum_sms(LaunchActivity& a);
+
+// Publishes one launch: GPU-level figures, the SMs' and their caches'
+// counters (summed, and per SM at timing.sm.N), the memory below L1, and the
+// CTA placements when traced. Headline figures keep GPGPU-Sim's names.
+void publish(StatsRegistry& stats, const LaunchActivity& launch);
+
+}  // namespace warpsim::timing
