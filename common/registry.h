@@ -93,7 +93,9 @@ class Registry : public RegistryNames {
   // an unknown one is a warpsim bug.
   Factory factory(std::string_view name) const {
     const Entry* e = find(name);
-    WARPSIM_INVARIANT(e != nullptr, "unknown plug-in name (the configuration layer validates names)");
+    if (e == nullptr) [[unlikely]]
+      invariant_failed("registered name", check(name) + " (the configuration layer validates names)", __FILE__,
+                       __LINE__);
     return e->make;
   }
   // Makes the plug-in `name` from `args`.

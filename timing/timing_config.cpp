@@ -1,6 +1,8 @@
 // The [timing.*] configuration tables.
 #include "timing/timing_config.h"
 
+#include "timing/sm/warp_policy.h"
+
 #include <algorithm>
 #include <bit>
 
@@ -45,24 +47,6 @@ TimingConfig::TimingConfig() {
   // SXM5 figure); network and L2 at the core clock (memory_system_config.h).
 }
 
-namespace {
-
-std::string check_policy_name(const config::Value& v) {
-  const auto& name = std::get<std::string>(v);
-  for (std::string_view p : cta_policy_names())
-    if (p == name) return "";
-  std::string all;
-  for (std::string_view p : cta_policy_names()) all += (all.empty() ? "" : ", ") + std::string(p);
-  return "unknown CTA scheduling policy '" + name + "' (one of: " + all + ")";
-}
-
-std::string policy_doc() {
-  std::string all;
-  for (std::string_view p : cta_policy_names()) all += (all.empty() ? "" : ", ") + std::string(p);
-  return "one of " + all;
-}
-
-}  // namespace
 
 const config::Table<GpuTimingConfig>& gpu_timing_config_table() {
   static const config::Table<GpuTimingConfig> table = [] {
@@ -72,8 +56,8 @@ const config::Table<GpuTimingConfig>& gpu_timing_config_table() {
               "SMs per cluster (sharing one network port); gpu.num_sms must be a multiple")
         .range(1, 64);
     t.string("cta_policy", &G::cta_policy,
-             "CTA scheduling policy (000_ef20736e5a6b8071 sec. 4.1, 5)")
-        .check(policy_doc(), check_policy_name);
+             "CTA scheduling policy (the five of Wang et al., IEEE TC 2019; timing/cta/cta_policies.def)")
+        .one_of(cta_policies());
     t.integer("cta_block_size", &G::cta_block_size, "CTAs",
               "distributed-block: consecutive CTAs an SM receives at once")
         .range(1, 64);
@@ -83,7 +67,7 @@ const config::Table<GpuTimingConfig>& gpu_timing_config_table() {
               "CTAs one cluster may receive per core cycle (GPGPU-Sim: 1)")
         .range(1, 64);
     t.boolean("cta_trace", &G::cta_trace,
-              "record every CTA -> SM placement (kernel.N.cta_trace in the statistics)");
+              "record every CTA -> SM placement (timing.launch.N.cta_trace in the statistics)");
     t.boolean("skip_idle_cycles", &G::skip_idle_cycles,
               "jump over cycles in which no SM can act (never changes results; off: tick every cycle)");
     t.integer("max_cycles", &G::max_cycles, "cycles",
@@ -99,13 +83,10 @@ const config::Table<SmConfig>& sm_config_table() {
     config::Table<S> t("Timing model: SM front end (fetch, decode, warp scheduling, scoreboard)");
     t.integer("schedulers", &S::schedulers, "", "warp schedulers per SM; warp w belongs to w % schedulers")
         .range(1, 8);
-    t.enumeration("warp_policy", &S::warp_policy,
-                  {{"lrr", WarpPolicy::Lrr},
-                   {"gto", WarpPolicy::Gto},
-                   {"two-level", WarpPolicy::TwoLevel},
-                   {"oldest-first", WarpPolicy::OldestFirst}},
-                  "warp scheduling policy: loose round-robin, greedy-then-oldest, two-level "
-                  "(active pool), oldest-first");
+    t.string("warp_policy", &S::warp_policy,
+             "warp scheduling policy (timing/sm/warp_policies.def): loose round-robin, greedy-then-oldest, "
+             "two-level (active pool), oldest-first")
+        .one_of(warp_policies());
     t.integer("two_level_active", &S::two_level_active, "warps",
               "two-level: warps in each scheduler's active pool")
         .range(1, 64);

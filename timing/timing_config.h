@@ -33,12 +33,10 @@ struct GpuTimingConfig {
   }
 };
 
-enum class WarpPolicy : uint8_t { Lrr, Gto, TwoLevel, OldestFirst };
-
 // [timing.sm]: the front end and issue stage of one SM.
 struct SmConfig {
   uint32_t schedulers = 4;          // warp schedulers; warp w belongs to scheduler w % schedulers
-  WarpPolicy warp_policy = WarpPolicy::Gto;
+  std::string warp_policy = "gto";  // one of warp_policies() (sm/warp_policy.h)
   uint32_t two_level_active = 8;    // two-level: warps in each scheduler's active pool
   uint32_t ibuffer_entries = 2;     // decoded instructions buffered per warp
   uint32_t fetch_per_cycle = 4;     // warps fetched from the L1I per cycle (one per sub-core L0 on Volta+)

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/plugin_test_util.h"
+
 #include <algorithm>
 #include <ostream>
 #include <random>
@@ -63,17 +65,13 @@ struct Harness {
 constexpr CtaGridShape kPaper{.num_ctas = 10, .clusters = 2, .sms_per_cluster = 2,
                               .max_ctas_per_sm = 2};
 
-TEST(CtaScheduler, RegistryListsThePoliciesInDocOrder) {
-  const auto names = cta_policy_names();
-  ASSERT_EQ(names.size(), 5u);
-  EXPECT_EQ(names[0], "two-level-rr");
-  EXPECT_EQ(names[1], "global-rr");
-  EXPECT_EQ(names[2], "greedy-clustering");
-  EXPECT_EQ(names[3], "distributed");
-  EXPECT_EQ(names[4], "distributed-block");
-  for (std::string_view name : names) {
-    EXPECT_NE(make_cta_scheduler({.policy = std::string(name)}), nullptr) << name;
-  }
+// The contract every registered policy keeps, run over the registry's names
+// (a new policy is tested here without editing this file).
+class CtaPolicyContract : public ::testing::TestWithParam<std::string_view> {};
+
+TEST_P(CtaPolicyContract, IsMadeByName) {
+  EXPECT_NE(make_cta_scheduler({.policy = std::string(GetParam())}), nullptr);
+  EXPECT_EQ(cta_policies().check(GetParam()), "");
 }
 
 TEST(CtaSchedulerDeathTest, UnknownPolicyIsAnInvariantViolation) {
@@ -198,8 +196,9 @@ std::vector<uint32_t> blocks_per_cluster(const Cycle& cycle, const CtaGridShape&
   return count;
 }
 
-TEST(CtaScheduler, IssueLimitOfOneIsNeverExceeded) {
-  for (std::string_view name : cta_policy_names()) {
+TEST_P(CtaPolicyContract, IssueLimitOfOneIsNeverExceeded) {
+  const std::string_view name = GetParam();
+  {
     Harness h(std::string(name), {20, 3, 2, 3});
     for (int i = 0; i < 20; ++i) {
       const Cycle c = h.cycle();
@@ -215,8 +214,9 @@ TEST(CtaScheduler, IssueLimitOfOneIsNeverExceeded) {
   }
 }
 
-TEST(CtaScheduler, DoneAndRemaining) {
-  for (std::string_view name : cta_policy_names()) {
+TEST_P(CtaPolicyContract, DoneAndRemaining) {
+  const std::string_view name = GetParam();
+  {
     Harness h(std::string(name), kPaper);
     EXPECT_FALSE(h.sched->done()) << name;
     EXPECT_EQ(h.sched->remaining(), 10u) << name;
@@ -274,8 +274,9 @@ TEST(CtaScheduler, DistributedPoolsWhenNIsNotDivisibleByC) {
   EXPECT_TRUE(e.sched->done());
 }
 
-TEST(CtaScheduler, NoCtas) {
-  for (std::string_view name : cta_policy_names()) {
+TEST_P(CtaPolicyContract, NoCtas) {
+  const std::string_view name = GetParam();
+  {
     Harness h(std::string(name), {0, 2, 2, 2});
     EXPECT_TRUE(h.sched->done()) << name;
     EXPECT_EQ(h.sched->remaining(), 0u) << name;
@@ -286,8 +287,9 @@ TEST(CtaScheduler, NoCtas) {
   }
 }
 
-TEST(CtaScheduler, StartResetsForTheNextKernel) {
-  for (std::string_view name : cta_policy_names()) {
+TEST_P(CtaPolicyContract, StartResetsForTheNextKernel) {
+  const std::string_view name = GetParam();
+  {
     Harness h(std::string(name), kPaper);
     h.drain();
     Harness fresh(std::string(name), kPaper);
@@ -302,10 +304,11 @@ TEST(CtaScheduler, StartResetsForTheNextKernel) {
 
 // Random completions: every CTA is handed out exactly once, never to a full
 // SM, and never more than issue_per_cluster blocks per cluster per cycle.
-TEST(CtaScheduler, RandomCompletionsNeverOversubscribe) {
+TEST_P(CtaPolicyContract, RandomCompletionsNeverOversubscribe) {
+  const std::string_view name = GetParam();
   std::mt19937 rng(12345);  // mt19937's sequence is fixed by the standard
   auto draw = [&rng](uint32_t n) { return static_cast<uint32_t>(rng() % n); };
-  for (std::string_view name : cta_policy_names()) {
+  {
     for (int trial = 0; trial < 40; ++trial) {
       // One draw per statement: argument evaluation order is unspecified.
       const CtaGridShape shape{.num_ctas = draw(200), .clusters = 1 + draw(4),
@@ -350,6 +353,9 @@ TEST(CtaScheduler, RandomCompletionsNeverOversubscribe) {
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Registered, CtaPolicyContract, ::testing::ValuesIn(cta_policies().names()),
+                         warpsim::plugin_test_name<std::string_view>);
 
 }  // namespace
 }  // namespace warpsim::timing

@@ -5,8 +5,11 @@
 // Expectations are hand-computed from the model in dram_channel.cpp; each
 // test's comment shows the arithmetic.
 #include "timing/dram/dram_channel.h"
+#include "timing/dram/dram_scheduler.h"
 
 #include <gtest/gtest.h>
+
+#include "tests/plugin_test_util.h"
 
 #include <map>
 #include <random>
@@ -89,12 +92,13 @@ struct Harness {
   std::map<uint32_t, uint64_t> done;
 };
 
-class BothSchedulers : public testing::TestWithParam<std::string> {};
-INSTANTIATE_TEST_SUITE_P(Dram, BothSchedulers, testing::Values("fifo", "fr-fcfs"));
+class EveryScheduler : public testing::TestWithParam<std::string_view> {};
+INSTANTIATE_TEST_SUITE_P(Registered, EveryScheduler, testing::ValuesIn(dram_schedulers().names()),
+                         warpsim::plugin_test_name<std::string_view>);
 
-TEST_P(BothSchedulers, ReadToClosedBankActivatesThenReads) {
+TEST_P(EveryScheduler, ReadToClosedBankActivatesThenReads) {
   // ACT at 0; RD at tRCD = 4; data on the bus 4 + tCL = 9 .. 11: done at 11.
-  Harness h(small(GetParam()));
+  Harness h(small(std::string(GetParam())));
   h.push(rd(1, 0, 1));
   h.run_until(11);
   EXPECT_TRUE(h.done.empty());
@@ -125,10 +129,10 @@ TEST(DramChannel, NextEventNamesTheNextCommandAndTheCompletion) {
   EXPECT_EQ(ch.next_event(11), UINT64_MAX);
 }
 
-TEST_P(BothSchedulers, TwoReadsToTheOpenRowAreSpacedByTccdl) {
+TEST_P(EveryScheduler, TwoReadsToTheOpenRowAreSpacedByTccdl) {
   // ACT 0; RD 1 at 4 (done 4 + 5 + 2 = 11); RD 2 in the same bank group at
   // 4 + max(tCCDL 3, 2) = 7 (bus: 7 + 5 = 12 >= 11): done 14.
-  Harness h(small(GetParam()));
+  Harness h(small(std::string(GetParam())));
   h.push(rd(1, 0, 1));
   h.push(rd(2, 0, 1));
   h.drain();
@@ -139,11 +143,11 @@ TEST_P(BothSchedulers, TwoReadsToTheOpenRowAreSpacedByTccdl) {
   EXPECT_EQ(h.channel.stats().row_misses, 1u);
 }
 
-TEST_P(BothSchedulers, TwoRowsOfOneBankNeedPrechargeAndActivate) {
+TEST_P(EveryScheduler, TwoRowsOfOneBankNeedPrechargeAndActivate) {
   // ACT r1 at 0; RD 1 at 4, done 11. PRE >= max(0 + tRAS 8, 4 + tRTP 2) = 8;
   // ACT >= max(0 + tRC 12, 8 + tRP 3 = 11) = 12; RD 2 at 12 + tRCD = 16;
   // done 16 + 5 + 2 = 23.
-  Harness h(small(GetParam()));
+  Harness h(small(std::string(GetParam())));
   h.push(rd(1, 0, 1));
   h.push(rd(2, 0, 2));
   h.drain();
@@ -157,11 +161,11 @@ TEST_P(BothSchedulers, TwoRowsOfOneBankNeedPrechargeAndActivate) {
   EXPECT_EQ(s.row_hits, 0u);
 }
 
-TEST_P(BothSchedulers, ReadsToTwoBanksOverlapButRespectTrrd) {
+TEST_P(EveryScheduler, ReadsToTwoBanksOverlapButRespectTrrd) {
   // ACT b0 at 0; ACT b2 at 0 + tRRD = 3; RD b0 at 4 (done 11); RD b2 at
   // max(3 + tRCD = 7, other group 4 + tCCD 2 = 6, bus 11 - tCL = 6) = 7: done 14.
   // (Without tRRD the second ACT would be at 1 and the read done at 13.)
-  Harness h(small(GetParam()));
+  Harness h(small(std::string(GetParam())));
   h.push(rd(1, 0, 1));
   h.push(rd(2, 2, 1));
   h.drain();
@@ -461,9 +465,9 @@ void expect_same_stats(const DramStats& a, const DramStats& b) {
   EXPECT_EQ(a.queue_full_cycles, b.queue_full_cycles);
 }
 
-TEST_P(BothSchedulers, SkippingToNextEventChangesNothing) {
+TEST_P(EveryScheduler, SkippingToNextEventChangesNothing) {
   const Trace trace = random_trace(12345, 400);
-  const DramConfig config = small(GetParam(), 6);
+  const DramConfig config = small(std::string(GetParam()), 6);
   const Outcome every = drive(config, trace, false);
   const Outcome skipped = drive(config, trace, true);
   size_t reads = 0;
@@ -535,8 +539,8 @@ TEST(DramConfig, EveryPresetResolvesToAUsableChannelWithItsPeakBandwidth) {
   //   hbm2 877 x 2 x 16 = 28064; hbm3 2619 x 2 x 8 = 41904.
   const std::map<std::string, double> peak = {
       {"gddr5", 29568}, {"gddr6", 56000}, {"hbm2", 28064}, {"hbm3", 41904}};
-  ASSERT_EQ(dram_preset_names().size(), peak.size());
-  for (std::string_view name : dram_preset_names()) {
+  ASSERT_EQ(dram_presets().names().size(), peak.size());
+  for (std::string_view name : dram_presets().names()) {
     SCOPED_TRACE(std::string(name));
     DramConfig c;
     c.type = std::string(name);

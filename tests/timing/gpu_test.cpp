@@ -2,6 +2,8 @@
 // %smid, clusters, consecutive launches.
 #include <gtest/gtest.h>
 
+#include "tests/plugin_test_util.h"
+
 #include "tests/timing/timing_test_util.h"
 
 namespace warpsim::timing {
@@ -259,33 +261,37 @@ namespace {
 // its active pool, which the skip must not jump over). Regression: with an
 // active pool of one warp, a warp waiting at bar.sync kept its place and
 // the others never arrived.
-TEST(TimingGpu, EveryWarpPolicyAgreesWithAndWithoutSkipping) {
-  for (WarpPolicy policy : {WarpPolicy::Lrr, WarpPolicy::Gto, WarpPolicy::TwoLevel, WarpPolicy::OldestFirst}) {
-    uint64_t cycles[2] = {};
-    uint64_t issued[2] = {};
-    for (int skip = 0; skip < 2; ++skip) {
-      SimConfig c = small_gpu();
-      c.timing.sm.warp_policy = policy;
-      c.timing.sm.two_level_active = 1;
-      c.timing.gpu.skip_idle_cycles = skip == 1;
-      TimedDevice t(c, kScan);
-      const uint32_t n = 6 * 128;
-      std::vector<uint32_t> in(n, 3);
-      const uint64_t din = t.alloc(n * 4), dout = t.alloc(n * 4), dcount = t.alloc(4);
-      ASSERT_FALSE(t.device.memory().copy_from_host(din, in.data(), n * 4));
-      ASSERT_FALSE(t.device.memory().memset(dcount, 0, 4));
-      auto r = t.run("scan", {6}, {128}, {param_bytes(din), param_bytes(dout), param_bytes(dcount)});
-      ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
-      auto out = t.download<uint32_t>(dout, n);
-      EXPECT_EQ(out[127], 3u * 127) << static_cast<int>(policy);
-      EXPECT_EQ(t.download<uint32_t>(dcount, 1)[0], n) << static_cast<int>(policy);
-      cycles[skip] = r.cycles;
-      issued[skip] = t.gpu->last().sm.issue_slots[static_cast<int>(IssueSlot::Issued)];
-    }
-    EXPECT_EQ(cycles[0], cycles[1]) << static_cast<int>(policy);
-    EXPECT_EQ(issued[0], issued[1]) << static_cast<int>(policy);
+class EveryWarpPolicy : public ::testing::TestWithParam<std::string_view> {};
+
+TEST_P(EveryWarpPolicy, AgreesWithAndWithoutSkipping) {
+  const std::string policy(GetParam());
+  uint64_t cycles[2] = {};
+  uint64_t issued[2] = {};
+  for (int skip = 0; skip < 2; ++skip) {
+    SimConfig c = small_gpu();
+    c.timing.sm.warp_policy = policy;
+    c.timing.sm.two_level_active = 1;
+    c.timing.gpu.skip_idle_cycles = skip == 1;
+    TimedDevice t(c, kScan);
+    const uint32_t n = 6 * 128;
+    std::vector<uint32_t> in(n, 3);
+    const uint64_t din = t.alloc(n * 4), dout = t.alloc(n * 4), dcount = t.alloc(4);
+    ASSERT_FALSE(t.device.memory().copy_from_host(din, in.data(), n * 4));
+    ASSERT_FALSE(t.device.memory().memset(dcount, 0, 4));
+    auto r = t.run("scan", {6}, {128}, {param_bytes(din), param_bytes(dout), param_bytes(dcount)});
+    ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+    auto out = t.download<uint32_t>(dout, n);
+    EXPECT_EQ(out[127], 3u * 127);
+    EXPECT_EQ(t.download<uint32_t>(dcount, 1)[0], n);
+    cycles[skip] = r.cycles;
+    issued[skip] = t.gpu->last().sm.issue_slots[static_cast<int>(IssueSlot::Issued)];
   }
+  EXPECT_EQ(cycles[0], cycles[1]);
+  EXPECT_EQ(issued[0], issued[1]);
 }
+
+INSTANTIATE_TEST_SUITE_P(Registered, EveryWarpPolicy, ::testing::ValuesIn(warp_policies().names()),
+                         warpsim::plugin_test_name<std::string_view>);
 
 }  // namespace
 }  // namespace warpsim::timing
@@ -297,30 +303,34 @@ namespace {
 // (a delayed launch or an exhausted pool leaves free slots unused: those
 // cycles may be skipped only because the policy's answer cannot change
 // until an SM frees a slot).
-TEST(TimingGpu, EveryCtaPolicyAgreesWithAndWithoutSkipping) {
-  for (std::string_view policy : cta_policy_names()) {
-    uint64_t cycles[2] = {};
-    for (int skip = 0; skip < 2; ++skip) {
-      SimConfig c = small_gpu();
-      c.timing.gpu.sms_per_cluster = 2;
-      c.timing.gpu.cta_policy = std::string(policy);
-      c.timing.gpu.skip_idle_cycles = skip == 1;
-      c.gpu.max_ctas_per_sm = 2;
-      TimedDevice t(c, kScan);
-      const uint32_t ctas = 11, n = ctas * 128;
-      std::vector<uint32_t> in(n, 1);
-      const uint64_t din = t.alloc(n * 4), dout = t.alloc(n * 4), dcount = t.alloc(4);
-      ASSERT_FALSE(t.device.memory().copy_from_host(din, in.data(), n * 4));
-      ASSERT_FALSE(t.device.memory().memset(dcount, 0, 4));
-      auto r = t.run("scan", {ctas}, {128}, {param_bytes(din), param_bytes(dout), param_bytes(dcount)});
-      ASSERT_TRUE(r.ok()) << policy << ": " << (r.fault ? r.fault->message : "");
-      EXPECT_EQ(t.download<uint32_t>(dcount, 1)[0], n) << policy;
-      EXPECT_EQ(t.gpu->last().sm.ctas, ctas) << policy;
-      cycles[skip] = r.cycles;
-    }
-    EXPECT_EQ(cycles[0], cycles[1]) << policy;
+class EveryCtaPolicy : public ::testing::TestWithParam<std::string_view> {};
+
+TEST_P(EveryCtaPolicy, AgreesWithAndWithoutSkipping) {
+  const std::string policy(GetParam());
+  uint64_t cycles[2] = {};
+  for (int skip = 0; skip < 2; ++skip) {
+    SimConfig c = small_gpu();
+    c.timing.gpu.sms_per_cluster = 2;
+    c.timing.gpu.cta_policy = policy;
+    c.timing.gpu.skip_idle_cycles = skip == 1;
+    c.gpu.max_ctas_per_sm = 2;
+    TimedDevice t(c, kScan);
+    const uint32_t ctas = 11, n = ctas * 128;
+    std::vector<uint32_t> in(n, 1);
+    const uint64_t din = t.alloc(n * 4), dout = t.alloc(n * 4), dcount = t.alloc(4);
+    ASSERT_FALSE(t.device.memory().copy_from_host(din, in.data(), n * 4));
+    ASSERT_FALSE(t.device.memory().memset(dcount, 0, 4));
+    auto r = t.run("scan", {ctas}, {128}, {param_bytes(din), param_bytes(dout), param_bytes(dcount)});
+    ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+    EXPECT_EQ(t.download<uint32_t>(dcount, 1)[0], n);
+    EXPECT_EQ(t.gpu->last().sm.ctas, ctas);
+    cycles[skip] = r.cycles;
   }
+  EXPECT_EQ(cycles[0], cycles[1]);
 }
+
+INSTANTIATE_TEST_SUITE_P(Registered, EveryCtaPolicy, ::testing::ValuesIn(cta_policies().names()),
+                         warpsim::plugin_test_name<std::string_view>);
 
 }  // namespace
 }  // namespace warpsim::timing

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "common/invariant.h"
-#include "timing/cta/cta_policies.h"
+#include "timing/cta/cta_scheduler.h"
 
 namespace warpsim::timing {
 namespace {

@@ -18,14 +18,16 @@
 //   distributed-block  distributed pools; an SM gets `block_size` consecutive
 //                      CTAs at once and only when it has block_size free slots
 //                      (delayed launch); falls back to 1 when M < block_size
-// Adding a policy: one new file with its class and one line in the registry
-// (cta_scheduler.cpp).
+// Adding a policy: one new file with its class and factory, one line in
+// cta_policies.def and one in timing/CMakeLists.txt.
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "common/registry.h"
 
 namespace warpsim::timing {
 
@@ -68,9 +70,10 @@ class CtaScheduler {
   virtual uint64_t remaining() const = 0;
 };
 
-// The policy names, in the order the docs list them.
-std::span<const std::string_view> cta_policy_names();
-// The policy of `config` (config.policy must be one of cta_policy_names()).
+using CtaPolicyRegistry = Registry<std::unique_ptr<CtaScheduler> (*)(const CtaSchedulerConfig&)>;
+// The policies, in the order the docs list them (cta_policies.def).
+const CtaPolicyRegistry& cta_policies();
+// The policy of `config` (config.policy must be one of cta_policies()).
 std::unique_ptr<CtaScheduler> make_cta_scheduler(const CtaSchedulerConfig& config);
 
 }  // namespace warpsim::timing

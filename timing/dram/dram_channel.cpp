@@ -58,37 +58,6 @@
 namespace warpsim::timing {
 
 // ---------------------------------------------------------------------------
-// The scheduler registry: one line per policy, in the order the docs list them.
-namespace {
-
-struct SchedulerEntry {
-  std::string_view name;
-  std::unique_ptr<DramScheduler> (*make)(const DramConfig&);
-};
-
-constexpr SchedulerEntry kSchedulers[] = {
-    {"fifo", make_fifo_dram_scheduler},
-    {"fr-fcfs", make_frfcfs_dram_scheduler},
-};
-
-}  // namespace
-
-const std::vector<std::string_view>& dram_scheduler_names() {
-  static const std::vector<std::string_view> names = [] {
-    std::vector<std::string_view> v;
-    for (const SchedulerEntry& s : kSchedulers) v.push_back(s.name);
-    return v;
-  }();
-  return names;
-}
-
-std::unique_ptr<DramScheduler> make_dram_scheduler(const DramConfig& config) {
-  for (const SchedulerEntry& s : kSchedulers)
-    if (s.name == config.scheduler) return s.make(config);
-  WARPSIM_INVARIANT(false, "unknown DRAM scheduler (the config layer validates names)");
-}
-
-// ---------------------------------------------------------------------------
 // The channel. DramChannel forwards to State, which holds everything that
 // changes (the Spec/State split of STYLE.md guideline 6).
 
@@ -159,7 +128,7 @@ struct DramChannel::State {
 };
 
 DramChannel::State::State(const DramConfig& c, DramStats& s) : config(c), stats(s) {
-  scheduler = make_dram_scheduler(c);
+  scheduler = dram_schedulers().make(c.scheduler, c);
   banks.resize(c.banks);
   const uint32_t per_group = c.banks / c.bank_groups;
   for (uint32_t b = 0; b < c.banks; ++b) banks[b].group = b / per_group;

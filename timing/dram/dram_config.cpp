@@ -23,6 +23,8 @@
 
 #include "timing/dram/dram_config.h"
 
+#include "timing/dram/dram_scheduler.h"
+
 namespace warpsim::timing {
 namespace {
 
@@ -190,32 +192,6 @@ DramConfig hbm3() {
   return c;
 }
 
-struct Preset {
-  std::string_view name;
-  DramConfig (*make)();
-};
-
-constexpr Preset kPresets[] = {
-    {"gddr5", gddr5},
-    {"gddr6", gddr6},
-    {"hbm2", hbm2},
-    {"hbm3", hbm3},
-};
-
-std::string joined(const std::vector<std::string_view>& names) {
-  std::string all;
-  for (std::string_view n : names) all += (all.empty() ? "" : ", ") + std::string(n);
-  return all;
-}
-
-std::string check_name(const config::Value& v, const std::vector<std::string_view>& names,
-                       const char* what) {
-  const auto& name = std::get<std::string>(v);
-  for (std::string_view n : names)
-    if (n == name) return "";
-  return std::string("unknown ") + what + " '" + name + "' (one of: " + joined(names) + ")";
-}
-
 template <class T>
 void fill(T& field, T preset) {
   if (field == T{}) field = preset;
@@ -223,22 +199,18 @@ void fill(T& field, T preset) {
 
 }  // namespace
 
-const std::vector<std::string_view>& dram_preset_names() {
-  static const std::vector<std::string_view> names = [] {
-    std::vector<std::string_view> v;
-    for (const Preset& p : kPresets) v.push_back(p.name);
-    return v;
-  }();
-  return names;
+const DramPresetRegistry& dram_presets() {
+  static const DramPresetRegistry registry(
+      "DRAM type", {{"gddr5", "GDDR5, as GPGPU-Sim's GTX480 (two x32 chips)", gddr5},
+                    {"gddr6", "GDDR6 (two x16 channels of one chip)", gddr6},
+                    {"hbm2", "HBM2 (one 128-bit legacy channel)", hbm2},
+                    {"hbm3", "HBM3 (one 64-bit channel: its two pseudo-channels as one)", hbm3}});
+  return registry;
 }
 
 std::string resolve_dram_config(DramConfig& c) {
-  const Preset* preset = nullptr;
-  for (const Preset& p : kPresets)
-    if (p.name == c.type) preset = &p;
-  if (!preset)
-    return "timing.dram: unknown DRAM type '" + c.type + "' (one of: " + joined(dram_preset_names()) + ")";
-  const DramConfig p = preset->make();
+  if (const std::string unknown = dram_presets().check(c.type); !unknown.empty()) return "timing.dram: " + unknown;
+  const DramConfig p = dram_presets().make(c.type);
   fill(c.clock_mhz, p.clock_mhz);
   fill(c.banks, p.banks);
   fill(c.bank_groups, p.bank_groups);
@@ -256,7 +228,7 @@ std::string resolve_dram_config(DramConfig& c) {
   if (c.burst_length % c.data_rate != 0)
     return "timing.dram: burst_length (" + std::to_string(c.burst_length) +
            ") must be a multiple of data_rate (" + std::to_string(c.data_rate) + ")";
-  const std::string scheduler = check_name(c.scheduler, dram_scheduler_names(), "DRAM scheduler");
+  const std::string scheduler = dram_schedulers().check(c.scheduler);
   if (!scheduler.empty()) return "timing.dram: " + scheduler;
   if (c.queue == 0) return "timing.dram: queue must hold at least one request";
   return "";
@@ -269,9 +241,7 @@ const config::Table<DramConfig>& dram_config_table() {
         "Timing model: one DRAM channel (banks, row buffers, command timing, scheduler); every "
         "0 is taken from the preset named by `type`");
     t.string("type", &D::type, "preset the zero fields come from")
-        .check("one of " + joined(dram_preset_names()), [](const config::Value& v) {
-          return check_name(v, dram_preset_names(), "DRAM type");
-        });
+        .one_of(dram_presets());
     t.clock_mhz("clock_mhz", &D::clock_mhz, "DRAM command clock; 0: the preset's")
         .range(0.0, 100000.0);
     t.integer("banks", &D::banks, "banks", "banks per channel; 0: the preset's").range(0, 1024);
@@ -304,9 +274,7 @@ const config::Table<DramConfig>& dram_config_table() {
     timing("tRTP", &D::tRTP, "RD to PRE of the same bank");
     timing("tCDLR", &D::tCDLR, "end of write data to RD, any bank group");
     t.string("scheduler", &D::scheduler, "request scheduling policy")
-        .check("one of " + joined(dram_scheduler_names()), [](const config::Value& v) {
-          return check_name(v, dram_scheduler_names(), "DRAM scheduler");
-        });
+        .one_of(dram_schedulers());
     t.integer("queue", &D::queue, "requests", "requests the scheduler holds; more wait upstream")
         .range(1, 4096);
     return t;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/config.h"
+#include "common/registry.h"
 
 namespace warpsim::timing {
 
@@ -32,9 +33,11 @@ struct DramConfig {
 // Fills every zero field of `c` from the preset `c.type`. Returns an error
 // message for an unknown type, or "" on success.
 std::string resolve_dram_config(DramConfig& c);
-const std::vector<std::string_view>& dram_preset_names();
-const std::vector<std::string_view>& dram_scheduler_names();
-// [timing.dram] (validates ranges, the type and the scheduler name).
+// The presets `type` names: one function per memory type (dram_config.cpp).
+using DramPresetRegistry = Registry<DramConfig (*)()>;
+const DramPresetRegistry& dram_presets();
+// [timing.dram] (validates ranges, the type and the scheduler name against
+// dram_schedulers(), dram_scheduler.h).
 const config::Table<DramConfig>& dram_config_table();
 
 }  // namespace warpsim::timing

@@ -1,7 +1,7 @@
 #pragma once
 // DRAM scheduling policies: which queued request's next command issues in a
-// command cycle. Private to timing/: DramChannel (dram_channel.cpp) owns one,
-// chosen by DramConfig::scheduler through make_dram_scheduler().
+// command cycle. DramChannel (dram_channel.cpp) owns one, chosen by
+// DramConfig::scheduler from dram_schedulers().
 //
 // The channel does the DRAM work: for every queued request, oldest first, it
 // works out the next command (RD/WR on a row hit, PRE when another row is
@@ -9,13 +9,13 @@
 // command satisfies every timing bound. A policy only chooses among those
 // candidates, so it never needs to know a timing parameter.
 //
-// Adding a policy: one file with a class deriving from DramScheduler and a
-// factory declared below, plus one line in the registry (kSchedulers in
-// dram_channel.cpp).
+// Adding a policy: one file with a class deriving from DramScheduler and its
+// factory, one line in dram_schedulers.def and one in timing/CMakeLists.txt.
 #include <cstdint>
 #include <memory>
 #include <span>
 
+#include "common/registry.h"
 #include "timing/dram/dram_channel.h"
 
 namespace warpsim::timing {
@@ -51,12 +51,8 @@ class DramScheduler {
   virtual uint64_t next_issue(std::span<const DramCandidate> queue, uint64_t now) const = 0;
 };
 
-// dram_scheduler_fifo.cpp: each bank's oldest request only, oldest first.
-std::unique_ptr<DramScheduler> make_fifo_dram_scheduler(const DramConfig& config);
-// dram_scheduler_frfcfs.cpp: row hits first, then oldest first.
-std::unique_ptr<DramScheduler> make_frfcfs_dram_scheduler(const DramConfig& config);
-
-// The policy named by config.scheduler (one of dram_scheduler_names()).
-std::unique_ptr<DramScheduler> make_dram_scheduler(const DramConfig& config);
+using DramSchedulerRegistry = Registry<std::unique_ptr<DramScheduler> (*)(const DramConfig&)>;
+// The policies, in the order the docs list them (dram_schedulers.def).
+const DramSchedulerRegistry& dram_schedulers();
 
 }  // namespace warpsim::timing

@@ -48,7 +48,7 @@ Sm::Sm(uint32_t id, const TimingConfig& config, uint32_t max_warps, LowerMemory&
   coalescer_.line_bytes = config.l1d.line_bytes;
   coalescer_.sector_bytes = config.l1d.sector_bytes;
   for (uint32_t s = 0; s < config.sm.schedulers; ++s) {
-    policies_.push_back(make_warp_policy(config.sm, max_warps));
+    policies_.push_back(warp_policies().make(config.sm.warp_policy, config.sm, max_warps));
     scheduler_warps_[s].reserve(max_warps);
   }
   for (WarpSlot& w : warps_) w.pending.reserve(config.sm.scoreboard_entries);
@@ -241,7 +241,7 @@ bool Sm::issue(uint32_t s, uint64_t now) {
     ++stats_.issue_slots[static_cast<int>(IssueSlot::Idle)];
     return false;
   }
-  policies_[s]->order(list, order_);
+  policies_[s]->order(list, *this, order_);
   IssueSlot best = IssueSlot::Idle;
   bool policy_changed = false;  // a two-level pool moved: the next cycle differs
   const auto& code = ctx_->program->code;
@@ -277,6 +277,19 @@ bool Sm::issue(uint32_t s, uint64_t now) {
   last_slot_[s] = best;
   ++stats_.issue_slots[static_cast<int>(best)];
   return policy_changed;
+}
+
+WarpView Sm::view(uint32_t warp) const {
+  const WarpSlot& w = warps_[warp];
+  WarpView v;
+  v.stall = w.reason;
+  v.instructions = w.instructions;
+  v.cta_slot = w.cta_slot;
+  if (w.warp != nullptr && w.ibuf_count != 0 && !w.fetching && w.ibuf_pc != kNoPc) {
+    v.next = &ctx_->program->code[w.ibuf_pc];
+    // ANNOTATION-VIEW
+  }
+  return v;
 }
 
 IssueSlot Sm::can_issue(WarpSlot& w, const DecodedInst& inst, uint64_t now) {

@@ -6,7 +6,7 @@
 // cache (a miss goes below L1); a fetch fills the buffer with up to
 // ibuffer_entries consecutive instructions of one line, which a taken branch
 // discards. Issue: each scheduler considers its warps in the order of its
-// policy (warp_scheduler.h) and issues the first whose next instruction is
+// policy (warp_policy.h) and issues the first whose next instruction is
 // buffered and decoded, has no register hazard (scoreboard: RAW and WAW on
 // registers and predicates), is not held by a barrier or fence, and whose
 // execution unit can accept it. Execution happens at issue (execute-at-issue,
@@ -33,7 +33,7 @@
 #include "timing/sm/sm_stats.h"
 #include "timing/timing_config.h"
 #include "timing/sm/unit_class.h"
-#include "timing/sm/warp_scheduler.h"
+#include "timing/sm/warp_policy.h"
 
 namespace warpsim::timing {
 
@@ -56,7 +56,7 @@ struct KernelShape {
   uint32_t warps_per_cta = 1;
 };
 
-class Sm {
+class Sm : private WarpViews {
  public:
   Sm(uint32_t id, const TimingConfig& config, uint32_t max_warps, LowerMemory& memory);
 
@@ -168,6 +168,9 @@ class Sm {
     uint32_t op = 0;
     bool operator>(const Completion& o) const { return ready > o.ready || (ready == o.ready && op > o.op); }
   };
+
+  // What the warp policies see of a warp (sm.cpp).
+  WarpView view(uint32_t warp) const override;
 
   // front end and issue (sm.cpp)
   void fetch(uint64_t now);
