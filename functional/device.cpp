@@ -4,7 +4,6 @@
 
 #include "functional/grid.h"
 #include "functional/lower.h"
-#include "ptx/parse.h"
 #include "ptx/printer.h"
 
 namespace warpsim::functional {
@@ -85,17 +84,18 @@ FaultReport make_report(const Program& prog, const KernelInfo& kernel, const Lau
 Device::Device(DeviceMemoryConfig memory_config)
     : memory_(std::make_unique<DeviceMemory>(memory_config)) {}
 
-std::shared_ptr<const Program> Device::load_ptx(std::string_view text, std::string name,
-                                                DiagnosticEngine& diags) {
-  std::shared_ptr<const ptx::Module> module = ptx::parse_and_check(text, std::move(name), diags);
-  if (diags.has_errors()) return nullptr;
+std::shared_ptr<const Program> Device::load(std::span<const ptx::PtxSource> sources,
+                                            const ptx::CompileOptions& options,
+                                            DiagnosticEngine& diags) {
+  std::shared_ptr<const ptx::Module> module = ptx::compile(sources, options, diags);
+  if (!module) return nullptr;
   return lower_module(std::move(module), *memory_, diags);
 }
 
-std::shared_ptr<const Program> Device::load_module(std::shared_ptr<const ptx::Module> module,
-                                                   DiagnosticEngine& diags) {
-  if (!module || diags.has_errors()) return nullptr;
-  return lower_module(std::move(module), *memory_, diags);
+std::shared_ptr<const Program> Device::load_ptx(std::string_view text, std::string name,
+                                                DiagnosticEngine& diags) {
+  const ptx::PtxSource source{text, std::move(name)};
+  return load(std::span(&source, 1), {}, diags);
 }
 
 std::optional<std::vector<uint8_t>> Device::layout_params(

@@ -19,6 +19,7 @@
 #include "functional/program.h"
 #include "functional/texture.h"
 #include "functional/warp.h"
+#include "ptx/compile.h"
 
 namespace warpsim::functional {
 
@@ -72,12 +73,13 @@ class Device {
 
   DeviceMemory& memory() { return *memory_; }
 
-  // Parses, checks and lowers PTX; null with diagnostics on error.
+  // Compiles PTX sources (ptx::compile: parse and check, link, passes) and
+  // lowers the module for this device; null with diagnostics on error.
+  std::shared_ptr<const Program> load(std::span<const ptx::PtxSource> sources,
+                                      const ptx::CompileOptions& options, DiagnosticEngine& diags);
+  // load() of one source with no passes.
   std::shared_ptr<const Program> load_ptx(std::string_view text, std::string name,
                                           DiagnosticEngine& diags);
-  // Lowers an already parsed and checked (or linked) module.
-  std::shared_ptr<const Program> load_module(std::shared_ptr<const ptx::Module> module,
-                                             DiagnosticEngine& diags);
 
   // The simulated GPU's SM count (what %nsmid reports).
   void set_sm_count(uint32_t sms) { sm_count_ = sms == 0 ? 1 : sms; }

@@ -1,4 +1,6 @@
-// Lowering, pass 2: decoding each PTX instruction into a DecodedInst.
+// Lowering, pass 2: decoding each PTX instruction into one DecodedInst (and
+// ending each function with its end slot); Program::annotations gets the PTX
+// instruction's annotation at the same pc.
 #include "functional/lowering.h"
 
 #include "functional/device_launch.h"
@@ -44,6 +46,7 @@ void Lowering::decode_function(uint32_t fn) {
   const ptx::Function& f = module_.functions[fn];
   const uint32_t pf = index_[fn];
   auto& code = program_->code;
+  auto& annotations = program_->annotations;
   program_->functions[pf].begin = static_cast<uint32_t>(code.size());
   program_->functions[pf].end = static_cast<uint32_t>(code.size() + f.instructions.size());
   const FunctionLayout& L = layouts_[fn];
@@ -71,6 +74,7 @@ void Lowering::decode_function(uint32_t fn) {
     Handler h = ok ? select_handler(inst, d) : nullptr;
     d.handler = h ? h : exec_unsupported;
     code.push_back(d);
+    annotations.push_back(inst.annotation);
   }
   DecodedInst end;  // the implicit return every function ends with
   end.handler = exec_function_end;
@@ -78,6 +82,7 @@ void Lowering::decode_function(uint32_t fn) {
   end.function = pf;
   end.ptx_index = static_cast<uint32_t>(f.instructions.size());
   code.push_back(end);
+  annotations.emplace_back();  // no PTX instruction of its own
 }
 
 std::optional<Operand> Lowering::decode_value(uint32_t fn, const ptx::Operand& op,

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "ptx/annotation.h"
 #include "ptx/ir.h"
 #include "ptx/resources.h"
 
@@ -161,6 +162,11 @@ struct KernelInfo {
 struct Program {
   std::shared_ptr<const ptx::Module> module;  // kept alive: `mods` and names point into it
   std::vector<DecodedInst> code;
+  // What compile passes noted (ptx/annotation.h): annotations[pc] belongs to
+  // code[pc] (the PTX instruction's annotation; a default one for the
+  // function-end slots). Kept beside the code so DecodedInst, which the
+  // simulator's inner loop walks, does not grow.
+  std::vector<ptx::Annotation> annotations;
   std::vector<FunctionInfo> functions;
   std::vector<KernelInfo> kernels;
   std::vector<CallSite> call_sites;

@@ -7,8 +7,7 @@
 
 #include "functional/device_launch.h"
 #include "libcudart_shim/cubin.h"
-#include "ptx/linker.h"
-#include "ptx/parse.h"
+#include "ptx/compile.h"
 
 namespace warpsim::cudart {
 
@@ -201,23 +200,16 @@ Error Registry::load(Binary& b, const LoadContext& ctx) {
   b.binary_arch = matching_elf_arch(wrapper->fatbin, cc);
   if (b.binary_arch == 0) b.binary_arch = cc;  // JIT-compiled from PTX for the device itself
 
+  std::vector<ptx::PtxSource> ptx_sources;
+  for (size_t i = 0; i < picks.size(); ++i)
+    ptx_sources.push_back(
+        {picks[i].text,
+         picks.size() == 1
+             ? fmt::format("fatbin{}.compute_{}.ptx", b.id, picks[i].arch)
+             : fmt::format("fatbin{}.object{}.compute_{}.ptx", b.id, i, picks[i].arch)});
   DiagnosticEngine diags;
-  std::vector<std::unique_ptr<ptx::Module>> modules;
-  for (size_t i = 0; i < picks.size(); ++i) {
-    std::string name = picks.size() == 1
-                           ? fmt::format("fatbin{}.compute_{}.ptx", b.id, picks[i].arch)
-                           : fmt::format("fatbin{}.object{}.compute_{}.ptx", b.id, i, picks[i].arch);
-    modules.push_back(ptx::parse_and_check(picks[i].text, std::move(name), diags));
-  }
-  std::shared_ptr<const functional::Program> program;
-  if (!diags.has_errors()) {
-    std::shared_ptr<const ptx::Module> module;
-    if (modules.size() == 1)
-      module = std::move(modules.front());
-    else
-      module = ptx::link_modules(std::move(modules), diags);
-    if (!diags.has_errors()) program = ctx.device->load_module(std::move(module), diags);
-  }
+  std::shared_ptr<const functional::Program> program =
+      ctx.device->load(ptx_sources, ptx::CompileOptions{}, diags);
   if (!program)
     return fail(b, Error::InvalidPtx,
                 fmt::format("the PTX of fatbin #{} cannot be loaded:\n{}", b.id, diags.format_all()));

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "ptx/verifier.h"
+
 namespace warpsim::ptx {
 
 namespace {
@@ -200,6 +202,9 @@ class Checker {
 }  // namespace
 
 bool check(const Module& module, DiagnosticEngine& diags) {
+  // The checks below index the IR freely: an inconsistent module is reported
+  // as such and not read further.
+  if (!verify(module, diags)) return false;
   Checker c(module, diags);
   c.run();
   return c.ok();

@@ -1,7 +1,8 @@
 #pragma once
 // Structural checks on a parsed module: operand counts and kinds per opcode,
 // register types against instruction types, branch and call targets. Name
-// resolution errors are reported by the parser itself.
+// resolution errors are reported by the parser itself. The IR's internal
+// consistency (ptx/verifier.h) is verified first.
 #include "common/diagnostics.h"
 #include "ptx/ir.h"
 

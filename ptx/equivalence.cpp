@@ -237,6 +237,7 @@ class Comparer {
                 });
   }
 
+  // Not compared: loc (a source position) and annotation (not PTX; see equivalence.h).
   bool instruction(const Function& fa, const Instruction& a, const Function& fb,
                    const Instruction& b) {
     return same("opcode", a.opcode, b.opcode) && modifiers(a.mods, b.mods) &&

@@ -2,7 +2,10 @@
 // Deep structural comparison of two PTX modules.
 //
 // Every IR field takes part except source positions (SourceLocation fields,
-// TargetList::locs, Module::source and linked_sources). Names are compared as
+// TargetList::locs, Module::source and linked_sources) and instructions'
+// annotations, which compile passes set and which are not PTX: printing drops
+// them, so an annotated module stays equivalent to its printed and reparsed
+// self (ptx/annotation.h). Names are compared as
 // text, resolved symbols as (kind, index), and an instruction's operands and
 // modifier tokens through its spans (operands recursively through their
 // elements), so where they sit in the function's pools does not matter. Used

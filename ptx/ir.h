@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/source_file.h"
+#include "ptx/annotation.h"
 #include "ptx/modifiers.h"
 #include "ptx/opcode.h"
 #include "ptx/special_register.h"
@@ -173,6 +174,7 @@ struct Instruction {
   uint32_t scope = 0;
   SourceLocation loc;
   DebugLoc debug;
+  Annotation annotation;  // set by compile passes; not PTX (ptx/annotation.h)
 };
 
 struct Label {

@@ -8,7 +8,10 @@
 // wins) and module-local symbols whose names collide are renamed. Every
 // module-level SymbolRef (operands, initialisers, .calltargets, items) is
 // rewritten to the merged indices, and `.loc` file indices are offset so that
-// each module keeps its own `.file` table.
+// each module keeps its own `.file` table. Instructions move with their
+// functions, annotations (ptx/annotation.h) included, unchanged: group ids are
+// not renumbered, so inputs annotated separately may share ids (compile runs
+// passes after linking, so its modules are annotated once, whole).
 #include <memory>
 #include <string_view>
 #include <vector>

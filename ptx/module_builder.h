@@ -124,6 +124,9 @@ class ModuleBuilder {
                     uint32_t extras, SourceLocation loc);
   void set_operand_count(uint32_t n) { operand_count_ = n; }
   void end_instruction();
+  // Drops the instruction being built (its guard and operands so far): after
+  // a syntax error they must not reach the next instruction.
+  void reset_instruction();
 
   // Called once after a successful or failed parse: resolves module-level
   // names and checks required directives.
@@ -185,7 +188,6 @@ class ModuleBuilder {
   void merge_function(bool has_body);
   double parse_decimal(std::string_view text, SourceLocation loc);
   int64_t float_bits(FloatSyntax syntax, std::string_view text, bool negative, SourceLocation loc);
-  void reset_instruction();
 
   Module& module_;
   const SourceFile& source_;

@@ -132,6 +132,7 @@ void ModuleBuilder::body_end(SourceLocation) {
 }
 
 void ModuleBuilder::recover_function() {
+  reset_instruction();
   in_body_ = false;
   in_function_ = false;
   in_prototype_ = false;

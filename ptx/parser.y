@@ -71,7 +71,7 @@ module_stmt
   | linkage_list function
   | ALIAS IDENT ',' IDENT ';'         { b.add_alias($2, $4, @1); }
   | PRAGMA strings ';'
-  | error ';'                         { yyerrok; }
+  | error ';'                         { yyerrok; b.reset_instruction(); }
   | error '}'                         { yyerrok; b.recover_function(); }
   ;
 
@@ -179,7 +179,7 @@ body_stmt
   | CALLPROTOTYPE { b.prototype_begin(@1); } proto_rets IDENT proto_params proto_attrs ';' { b.prototype_end($4, @4); }
   | CALLTARGETS { b.target_list_begin(false, @1); } target_names ';'
   | BRANCHTARGETS { b.target_list_begin(true, @1); } target_names ';'
-  | error ';'                        { yyerrok; }
+  | error ';'                        { yyerrok; b.reset_instruction(); }
   ;
 /* nvcc: `.loc 1 7 5, function_name $L__info_string0, inlined_at 1 12 3` */
 loc_tail: %empty | loc_tail ',' IDENT IDENT | loc_tail ',' IDENT INTEGER INTEGER INTEGER ;

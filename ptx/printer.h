@@ -6,6 +6,7 @@
 // module gives the same text again (printing is a fixed point). Things the IR
 // does not keep (comments, spacing, integer bases, .loc extras, the position
 // of module-level .pragma/.file directives) come out in one fixed form.
+// Instruction annotations (ptx/annotation.h) are not PTX and are not printed.
 #include <cstdint>
 #include <iosfwd>
 #include <string>

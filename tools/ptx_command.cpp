@@ -5,12 +5,13 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "common/diagnostics.h"
+#include "ptx/compile.h"
 #include "ptx/module_analysis.h"
-#include "ptx/parse.h"
 #include "ptx/printer.h"
 #include "tools/commands.h"
 
@@ -26,8 +27,9 @@ struct PtxOptions {
   size_t error_limit = 50;
 };
 
-// Loads, parses and checks one file; diagnostics go to stderr. Returns null
-// when the file cannot be read or has errors.
+// Loads one file and compiles it on its own (ptx::compile: parse and check);
+// diagnostics go to stderr. Returns null when the file cannot be read or has
+// errors.
 std::unique_ptr<ptx::Module> load(const std::string& path, size_t error_limit) {
   std::string text;
   if (!read_file(path, text)) {
@@ -35,10 +37,10 @@ std::unique_ptr<ptx::Module> load(const std::string& path, size_t error_limit) {
     return nullptr;
   }
   DiagnosticEngine diags(error_limit);
-  auto module = ptx::parse_and_check(text, path, diags);
+  const ptx::PtxSource source{text, path};
+  auto module = ptx::compile(std::span(&source, 1), {}, diags);
   std::string out = diags.format_all();
   if (!out.empty()) std::fputs(out.c_str(), stderr);
-  if (diags.has_errors()) return nullptr;
   return module;
 }
 

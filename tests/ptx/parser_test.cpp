@@ -122,6 +122,27 @@ TEST(Parser, UntypedParameterIsAnError) {
   EXPECT_NE(p->errors().find("declaration of 'p' has no type"), std::string::npos) << p->errors();
 }
 
+// Regression: after a syntax error inside an instruction, the operands and
+// guard parsed so far were handed to the next instruction (here: mov with
+// four operands and a guard), even one in the next function, where they
+// named registers that function does not have.
+TEST(Parser, SyntaxErrorLeavesNothingForTheNextInstruction) {
+  auto p = parse_text(kernel("@%p1 add.s32 %r1, %r2, ;\nmov.u32 %r3, %r4;\n") +
+                      ".visible .entry k2()\n{\n.reg .b32 %q<2>;\n"
+                      "add.s32 %q0, {%q1, ;\n}\n"
+                      ".visible .entry k3()\n{\n.reg .b32 %s<2>;\nmov.u32 %s0, %s1;\n}\n");
+  ASSERT_EQ(p->diags.error_count(), 2u) << p->errors();
+  EXPECT_NE(p->errors().find("12:24: error: syntax error"), std::string::npos) << p->errors();
+  const Function& f = p->module->functions[0];
+  ASSERT_EQ(f.instructions.size(), 1u);
+  EXPECT_FALSE(f.instructions[0].has_guard);
+  EXPECT_EQ(f.operands_of(f.instructions[0]).size(), 2u);
+  const Function* k3 = p->module->find_function("k3");
+  ASSERT_NE(k3, nullptr);
+  ASSERT_EQ(k3->instructions.size(), 1u);
+  EXPECT_EQ(k3->operands_of(k3->instructions[0]).size(), 2u);
+}
+
 // Regression: `.callprototype ... .noreturn` was a syntax error.
 TEST(Parser, NoreturnPrototype) {
   auto p = parse_text(kernel("proto: .callprototype _ (.param .b32 _) .noreturn;\n"));
