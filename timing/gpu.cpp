@@ -65,7 +65,7 @@ struct Gpu::Launch {
   }
 };
 
-Gpu::Gpu(const SimConfig& config) : config_(config) {
+Gpu::Gpu(const SimConfig& config, Mechanisms mechanisms) : config_(config), mechanisms_(std::move(mechanisms)) {
   WARPSIM_INVARIANT(config_.gpu.num_sms % config_.timing.gpu.sms_per_cluster == 0,
                     "clusters tile the SMs (validated config)");
   build();
@@ -81,12 +81,13 @@ void Gpu::build() {
   if (config_.timing.memory.model == MemoryModel::FixedLatency) {
     memory_ = std::make_unique<FixedLatencyMemory>(config_.timing.memory, n);
   } else {
-    auto m = std::make_unique<MemorySystem>(config_);
+    auto m = std::make_unique<MemorySystem>(config_, mechanisms_);
     memory_system_ = m.get();
     memory_ = std::move(m);
   }
   const uint32_t max_warps = std::max(1u, config_.gpu.max_threads_per_sm / functional::kWarpSize);
-  for (uint32_t i = 0; i < n; ++i) sms_.push_back(std::make_unique<Sm>(i, config_.timing, max_warps, *memory_));
+  for (uint32_t i = 0; i < n; ++i)
+    sms_.push_back(std::make_unique<Sm>(i, config_.timing, max_warps, *memory_, mechanisms_.warp_policy));
 }
 
 Gpu::~Gpu() = default;

@@ -24,6 +24,7 @@
 #include "timing/active_set.h"
 #include "timing/cta/cta_scheduler.h"
 #include "timing/launch_activity.h"
+#include "timing/mechanisms.h"
 #include "timing/memory/lower_memory.h"
 #include "timing/memory/memory_system.h"
 #include "timing/sim_config.h"
@@ -40,7 +41,8 @@ struct LaunchRun {
 
 class Gpu {
  public:
-  explicit Gpu(const SimConfig& config);
+  // `mechanisms`: besides what the configuration names (mechanisms.h).
+  explicit Gpu(const SimConfig& config, Mechanisms mechanisms = {});
   ~Gpu();
 
   // Runs the grid of `ctx` cycle by cycle. Occupancy comes from
@@ -77,6 +79,7 @@ class Gpu {
   const std::vector<UnitClass>& units_of(const functional::Program& program);
 
   SimConfig config_;
+  Mechanisms mechanisms_;
   std::unique_ptr<LowerMemory> memory_;
   MemorySystem* memory_system_ = nullptr;  // memory_ when it is the memory-system model
   std::vector<std::unique_ptr<Sm>> sms_;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "functional/device.h"
+#include "ptx/compile.h"
 #include "timing/gpu.h"
 #include "timing/sim_config.h"
 
@@ -29,12 +30,17 @@ struct TimedDevice {
   std::unique_ptr<Gpu> gpu;
   std::shared_ptr<const functional::Program> program;
 
-  TimedDevice(const SimConfig& c, const std::string& body) : config(c) {
-    gpu = std::make_unique<Gpu>(config);
+  // `mechanisms` and `options` (compile passes) besides the configuration's.
+  TimedDevice(const SimConfig& c, const std::string& body, Mechanisms mechanisms = {},
+              const ptx::CompileOptions& options = {})
+      : config(c) {
+    gpu = std::make_unique<Gpu>(config, std::move(mechanisms));
     device.set_sm_count(config.gpu.num_sms);
     device.set_grid_runner(gpu->grid_runner());
     DiagnosticEngine diags;
-    program = device.load_ptx(std::string(kPtxHeader) + body, "test.ptx", diags);
+    const std::string text = std::string(kPtxHeader) + body;
+    const ptx::PtxSource source{text, "test.ptx"};
+    program = device.load(std::span(&source, 1), options, diags);
     EXPECT_TRUE(program) << diags.format_all();
   }
 

@@ -64,7 +64,7 @@ void SectoredCache::allocate(size_t index, uint64_t line, std::optional<uint64_t
     }
   }
   // Both policies stamp at allocation; only LRU restamps on use.
-  l = Line{line, 0, 0, 0, ++clock_, true};
+  l = Line{line, 0, 0, 0, 0, ++clock_, true};
 }
 
 ReadResult SectoredCache::read(uint64_t line, uint32_t sectors, uint32_t token) {
@@ -228,6 +228,11 @@ void SectoredCache::invalidate_all() {
 bool SectoredCache::probe(uint64_t line, uint32_t sectors) const {
   const int64_t way = find_line(line);
   return way >= 0 && (lines_[size_t(way)].valid & sectors) == sectors;
+}
+
+uint32_t* SectoredCache::metadata(uint64_t line) {
+  const int64_t way = find_line(line);
+  return way >= 0 ? &lines_[size_t(way)].metadata : nullptr;
 }
 
 uint32_t SectoredCache::mshrs_in_use() const { return mshrs_used_; }

@@ -121,6 +121,10 @@ class SectoredCache {
   void invalidate_all();
   // Whether `line` is present with all of `sectors` valid (tests, checks).
   bool probe(uint64_t line, uint32_t sectors) const;
+  // One 32-bit word per allocated line for mechanisms that keep per-line
+  // state (l2_slice_mechanism.h): zero when the line is allocated; null when
+  // `line` has no place in the cache.
+  uint32_t* metadata(uint64_t line);
 
   const CacheConfig& config() const { return config_; }
   const CacheCounters& counters() const { return counters_; }
@@ -134,6 +138,7 @@ class SectoredCache {
     uint32_t valid = 0;     // sectors valid
     uint32_t dirty = 0;     // sectors dirty
     uint32_t reserved = 0;  // sectors being fetched into this line (AllocateOn::Miss)
+    uint32_t metadata = 0;  // mechanisms' word (metadata()); fills the padding before `stamp`
     uint64_t stamp = 0;     // LRU: last use; FIFO: allocation
     bool allocated = false;
   };

@@ -53,6 +53,7 @@
 #include <utility>
 
 #include "common/invariant.h"
+#include "timing/dram/dram_observer.h"
 #include "timing/dram/dram_scheduler.h"
 
 namespace warpsim::timing {
@@ -105,6 +106,7 @@ struct DramChannel::State {
   const DramConfig& config;
   DramStats& stats;
   std::unique_ptr<DramScheduler> scheduler;
+  std::vector<std::unique_ptr<DramObserver>> observers;
   std::vector<Bank> banks;
   std::vector<Group> groups;
   std::vector<Entry> queue;               // arrival order; capacity config.queue
@@ -195,6 +197,7 @@ size_t DramChannel::State::build_candidates() {
 void DramChannel::State::issue(size_t index, uint64_t now) {
   Entry& e = queue[index];
   Bank& bank = banks[e.request.bank];
+  for (auto& o : observers) o->on_command(candidates[index].command, e.request, now);
   switch (candidates[index].command) {
     case DramCommand::Activate:
       bank.open = true;
@@ -297,6 +300,10 @@ DramChannel::DramChannel(const DramConfig& config) : config_(config) {
 
 DramChannel::~DramChannel() = default;
 
+void DramChannel::add_observer(std::unique_ptr<DramObserver> observer) {
+  state_->observers.push_back(std::move(observer));
+}
+
 bool DramChannel::can_accept() const { return state_->queue.size() < config_.queue; }
 
 bool DramChannel::idle() const { return state_->queue.empty() && state_->completed_size == 0; }
@@ -317,6 +324,7 @@ void DramChannel::push(const DramRequest& request, uint64_t now) {
   e.request = request;
   e.request.arrival = now;
   s.queue.push_back(e);
+  for (auto& o : s.observers) o->on_arrival(e.request, now);
   State::Bank& bank = s.banks[request.bank];
   ++bank.queued;
   if (bank.open && bank.row == request.row) ++bank.open_hits;

@@ -64,10 +64,14 @@ struct DramScope {
 // dram_stats.cpp.
 const stats::StatTable<DramStats, DramScope>& dram_stats_table();
 
+class DramObserver;
+
 class DramChannel {
  public:
   explicit DramChannel(const DramConfig& config);  // config already resolved
   ~DramChannel();
+  // Told about every arrival and command (dram_observer.h), in the order added.
+  void add_observer(std::unique_ptr<DramObserver> observer);
   DramChannel(const DramChannel&) = delete;
   DramChannel& operator=(const DramChannel&) = delete;
 

@@ -2,6 +2,9 @@
 #include "timing/memory/cluster_port.h"
 
 #include <algorithm>
+#include <functional>
+
+#include "common/invariant.h"
 
 namespace warpsim::timing {
 
@@ -13,18 +16,49 @@ ClusterPort::ClusterPort(uint32_t node, uint32_t first_sm, uint32_t sms, const C
     : node_(node),
       first_sm_(first_sm),
       network_period_ps_(network_period_ps),
-      pool_(pool),
+      pool_(&pool),
       sm_queues_(sms, TimedQueue<uint32_t>(config.sm_queue)),
       inject_(config.inject_buffer),
       response_(config.response_fifo) {}
+
+ClusterPort::~ClusterPort() = default;
+
+void ClusterPort::add_mechanism(std::unique_ptr<ClusterPortMechanism> mechanism) {
+  mechanisms_.push_back(std::move(mechanism));
+}
 
 void ClusterPort::send(uint32_t sm, uint32_t id, uint64_t now_ps) {
   sm_queues_[sm - first_sm_].push(id, now_ps);
   ++pending_;
 }
 
+PortDecision ClusterPort::decide(uint32_t id, uint64_t now_ps) {
+  for (auto& m : mechanisms_) {
+    const PortDecision d = m->on_request(id, (*pool_)[id], now_ps);
+    if (d.kind != PortDecision::Kind::Forward) return d;
+  }
+  return PortDecision::forward();
+}
+
+uint32_t ClusterPort::chain_length(uint32_t head) const {
+  uint32_t n = 0;
+  for (uint32_t x = head; x != kNoRequest; x = (*pool_)[x].next_waiter) ++n;
+  return n;
+}
+
+void ClusterPort::push_served(Served s) {
+  served_.push_back(s);
+  std::push_heap(served_.begin(), served_.end(), std::greater<>());
+}
+
+void ClusterPort::pop_served() {
+  std::pop_heap(served_.begin(), served_.end(), std::greater<>());
+  served_.pop_back();
+}
+
 ClusterPort::TickResult ClusterPort::tick(uint64_t now_ps, interconnect::Network& network) {
   TickResult result;
+  RequestPool& pool = *pool_;
   // Ejection: one reply from the network into the response FIFO.
   if (network.has_delivery(Subnet::Reply, node_)) {
     if (response_.full()) {
@@ -32,14 +66,24 @@ ClusterPort::TickResult ClusterPort::tick(uint64_t now_ps, interconnect::Network
     } else {
       Packet p;
       network.eject(Subnet::Reply, node_, p);
-      response_.push(static_cast<uint32_t>(p.payload), now_ps);
+      const uint32_t id = static_cast<uint32_t>(p.payload);
+      for (auto& m : mechanisms_) m->on_reply(id, pool[id], now_ps);
+      response_.push(id, now_ps);
       result.ejected = true;
+      result.replies_ready += chain_length(id);
     }
+  }
+  // A reply a mechanism served, once it is due.
+  if (!served_.empty() && served_.front().ready_ps <= now_ps && !response_.full()) {
+    const uint32_t id = served_.front().id;
+    pop_served();
+    response_.push(id, now_ps);
+    result.replies_ready += chain_length(id);
   }
   // Injection: the head of the injection buffer into the request subnet.
   if (inject_.ready(now_ps)) {
     const uint32_t id = inject_.front();
-    const InFlight& r = pool_[id];
+    const InFlight& r = pool[id];
     if (network.can_inject(Subnet::Request, node_, r.request_bytes)) {
       Packet p;
       p.src = node_;
@@ -66,10 +110,28 @@ ClusterPort::TickResult ClusterPort::tick(uint64_t now_ps, interconnect::Network
     for (uint32_t k = 0; k < n; ++k) {
       const uint32_t i = (next_sm_ + k) % n;
       if (!sm_queues_[i].ready(now_ps)) continue;
-      inject_.push(sm_queues_[i].front(), now_ps);
+      const uint32_t id = sm_queues_[i].front();
       sm_queues_[i].pop();
       --pending_;
       next_sm_ = (i + 1) % n;
+      const PortDecision d = decide(id, now_ps);
+      switch (d.kind) {
+        case PortDecision::Kind::Forward: inject_.push(id, now_ps); break;
+        case PortDecision::Kind::Merge: {
+          WARPSIM_INVARIANT(d.into != id && d.into != kNoRequest && pool[d.into].cluster == pool[id].cluster,
+                            "a request merges into another request of its own cluster");
+          // Last in the chain: waiters are delivered in the order they came.
+          uint32_t tail = d.into;
+          while (pool[tail].next_waiter != kNoRequest) tail = pool[tail].next_waiter;
+          pool[tail].next_waiter = id;
+          ++stats_.merged;
+          break;
+        }
+        case PortDecision::Kind::Serve:
+          push_served({std::max(d.ready_ps, now_ps), served_order_++, id});
+          ++stats_.served;
+          break;
+      }
       break;
     }
   }
@@ -77,23 +139,41 @@ ClusterPort::TickResult ClusterPort::tick(uint64_t now_ps, interconnect::Network
 }
 
 bool ClusterPort::receive(uint32_t sm, uint64_t core_cycle, uint64_t now_ps, uint32_t& id) {
-  if (last_delivery_ == core_cycle || !response_.ready(now_ps)) return false;
-  const uint32_t head = response_.front();
-  if (pool_[head].request.sm != sm) return false;
-  response_.pop();
+  if (!response_.ready(now_ps)) return false;
+  if (last_delivery_ == core_cycle && !delivering_chain_) return false;
+  // The head's chain: the head and the requests merged into it, each for its
+  // own SM.
+  RequestPool& pool = *pool_;
+  uint32_t& head = response_.front();
+  uint32_t prev = kNoRequest, x = head;
+  while (x != kNoRequest && pool[x].request.sm != sm) {
+    prev = x;
+    x = pool[x].next_waiter;
+  }
+  if (x == kNoRequest) return false;
+  if (prev == kNoRequest)
+    head = pool[x].next_waiter;
+  else
+    pool[prev].next_waiter = pool[x].next_waiter;
+  pool[x].next_waiter = kNoRequest;
+  delivering_chain_ = head != kNoRequest;
+  if (!delivering_chain_) response_.pop();
   last_delivery_ = core_cycle;
   ++stats_.replies;
-  id = head;
+  id = x;
   return true;
 }
 
 uint64_t ClusterPort::next_work(uint64_t now_ps, const interconnect::Network& network) const {
   if (pending_ != 0 || !inject_.empty()) return now_ps;
   if (!response_.full() && network.has_delivery(Subnet::Reply, node_)) return now_ps;
+  if (!served_.empty() && !response_.full()) return std::max(now_ps, served_.front().ready_ps);
   return UINT64_MAX;
 }
 
-bool ClusterPort::idle() const { return pending_ == 0 && inject_.empty() && response_.empty(); }
+bool ClusterPort::idle() const {
+  return pending_ == 0 && inject_.empty() && response_.empty() && served_.empty();
+}
 
 const stats::StatTable<ClusterPortStats>& cluster_port_stats_table() {
   static const stats::StatTable<ClusterPortStats> table = [] {
@@ -101,6 +181,8 @@ const stats::StatTable<ClusterPortStats>& cluster_port_stats_table() {
     stats::StatTable<P> t("The clusters' network ports (summed over the clusters)");
     t.counter("requests", &P::requests, "requests", "requests that entered the network");
     t.counter("replies", &P::replies, "replies", "replies delivered to SMs");
+    t.counter("merged", &P::merged, "requests", "requests a port mechanism merged into another's reply");
+    t.counter("served", &P::served, "requests", "requests a port mechanism answered at the port");
     t.counter("inject_blocked_cycles", &P::inject_blocked_cycles, "network cycles",
               "cycles a port's injection-buffer head could not enter the network");
     t.counter("response_full_cycles", &P::response_full_cycles, "network cycles",

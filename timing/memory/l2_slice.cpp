@@ -92,8 +92,19 @@ bool L2Slice::do_access(uint64_t now_ps) {
     ++stats_.dram_full_stall_cycles;
     return false;
   }
+  if (!mechanisms_.empty() && decided_ != id) {
+    const SliceDecision d = decide(id, r, now_ps);
+    if (d.kind == SliceDecision::Kind::Reply) {
+      to_icnt_.push(id, now_ps + d.latency_ps);
+      ++stats_.served;
+      from_icnt_.pop();
+      return true;
+    }
+    decided_ = id;
+  }
   if (r.request.kind == MemKind::Store) {
     const WriteResult w = cache_.write(r.l2_line, r.l2_sectors);
+    accessed(id, r, w.hit);
     if (w.forward) to_dram_.push({r.l2_line, r.l2_sectors, true}, now_ps);
     push_writeback(w.writeback_line, w.writeback_sectors, now_ps);
     to_icnt_.push(id, now_ps + hit_ps_);
@@ -103,6 +114,7 @@ bool L2Slice::do_access(uint64_t now_ps) {
       ++stats_.reservation_stall_cycles;
       return false;
     }
+    accessed(id, r, rr.outcome == ReadOutcome::Hit);
     push_writeback(rr.writeback_line, rr.writeback_sectors, now_ps);
     if (rr.fetch_sectors != 0) {
       to_dram_.push({r.l2_line, rr.fetch_sectors, false}, now_ps);
@@ -122,7 +134,26 @@ bool L2Slice::do_access(uint64_t now_ps) {
   }
   ++stats_.requests;
   from_icnt_.pop();
+  decided_ = kNoRequest;
   return true;
+}
+
+void L2Slice::add_mechanism(std::unique_ptr<L2SliceMechanism> mechanism) {
+  mechanisms_.push_back(std::move(mechanism));
+}
+
+SliceDecision L2Slice::decide(uint32_t id, const InFlight& r, uint64_t now_ps) {
+  for (auto& m : mechanisms_) {
+    const SliceDecision d = m->on_request(id, r, now_ps);
+    if (d.kind != SliceDecision::Kind::Access) return d;
+  }
+  return SliceDecision::access();
+}
+
+void L2Slice::accessed(uint32_t id, const InFlight& r, bool hit) {
+  if (mechanisms_.empty()) return;
+  uint32_t* metadata = cache_.metadata(r.l2_line);
+  for (auto& m : mechanisms_) m->on_access(id, r, hit, metadata);
 }
 
 void L2Slice::tick(uint64_t now_ps) {
@@ -148,6 +179,7 @@ const stats::StatTable<L2SliceStats>& l2_slice_stats_table() {
     stats::StatTable<L> t("The L2 slices' pipelines (summed over the slices)");
     t.counter("requests", &L::requests, "requests", "requests that reached the cache (each once)");
     t.counter("atomics", &L::atomics, "requests", "atomics executed at the slices");
+    t.counter("served", &L::served, "requests", "requests a slice mechanism served without the cache");
     t.counter("dram_full_stall_cycles", &L::dram_full_stall_cycles, "L2 cycles",
               "cycles a slice's access or fill waited because its L2->DRAM queue was full")
         .headline("gpu_stall_dramfull");

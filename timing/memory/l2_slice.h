@@ -22,11 +22,17 @@
 // Time: the slice is ticked on L2 clock edges with the edge's time in
 // picoseconds; queue entries carry picosecond ready times, so neighbours in
 // other clock domains see them at the right moment.
+//
+// Mechanisms (l2_slice_mechanism.h) decide per request whether it accesses
+// the cache or is served another way, and keep per-line state in the
+// cache's metadata words.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "common/stat_table.h"
 #include "timing/clock_domains.h"
+#include "timing/memory/l2_slice_mechanism.h"
 #include "timing/memory/memory_system_config.h"
 #include "timing/memory/request_pool.h"
 #include "timing/cache/sectored_cache.h"
@@ -48,6 +54,7 @@ struct L2SliceStats {
   uint64_t reply_full_stall_cycles = 0;   // L2 cycles the head waited for the reply queue
   uint64_t reservation_stall_cycles = 0;  // L2 cycles the head waited for an MSHR / line
   uint64_t atomics = 0;
+  uint64_t served = 0;                    // requests a mechanism served without the cache
 };
 
 // Published summed over the slices at "timing.l2" (the cache's own counters
@@ -58,6 +65,9 @@ class L2Slice {
  public:
   L2Slice(const PartitionConfig& config, const CacheConfig& cache, const ClockDomains& clocks,
           RequestPool& pool);
+
+  // Asked, in order, about every request before it accesses the cache.
+  void add_mechanism(std::unique_ptr<L2SliceMechanism> mechanism);
 
   // Network side.
   bool can_accept() const { return !from_icnt_.full(); }
@@ -91,6 +101,8 @@ class L2Slice {
   bool do_fill(uint64_t now_ps);
   bool do_access(uint64_t now_ps);
   void push_writeback(const std::optional<uint64_t>& line, uint32_t sectors, uint64_t now_ps);
+  SliceDecision decide(uint32_t id, const InFlight& r, uint64_t now_ps);
+  void accessed(uint32_t id, const InFlight& r, bool hit);
 
   PartitionConfig config_;
   const ClockDomains& clocks_;
@@ -103,6 +115,8 @@ class L2Slice {
   TimedQueue<DramOp> from_dram_;
   std::vector<uint32_t> waiting_;  // scratch for fills
   bool stalled_ = false;           // the last tick could not make progress on a ready head
+  std::vector<std::unique_ptr<L2SliceMechanism>> mechanisms_;
+  uint32_t decided_ = kNoRequest;  // the head, already told to access the cache (a retry is not asked again)
   L2SliceStats stats_;
 };
 

@@ -26,6 +26,7 @@ class MemoryPartition {
   const L2Slice& slice(uint32_t i) const { return *slices_[i]; }
   uint32_t slices() const { return static_cast<uint32_t>(slices_.size()); }
   const DramChannel& dram() const { return dram_; }
+  DramChannel& dram() { return dram_; }
 
   // One L2 cycle / one DRAM command cycle, at time `now_ps`.
   void tick_l2(uint64_t now_ps);

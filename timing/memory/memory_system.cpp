@@ -12,7 +12,7 @@ namespace warpsim::timing {
 using interconnect::Packet;
 using interconnect::Subnet;
 
-MemorySystem::MemorySystem(const SimConfig& config)
+MemorySystem::MemorySystem(const SimConfig& config, const Mechanisms& mechanisms)
     : config_(config),
       mapping_(config.timing.partition.address_mapping()),
       sms_per_cluster_(config.timing.gpu.sms_per_cluster) {
@@ -46,6 +46,12 @@ MemorySystem::MemorySystem(const SimConfig& config)
         std::make_unique<MemoryPartition>(p, t.partition, t.l2, dram_, mapping_, clocks_, pool_));
     for (uint32_t s = 0; s < t.partition.sub_partitions; ++s) slices_.push_back(&partitions_.back()->slice(s));
   }
+  for (uint32_t c = 0; c < clusters; ++c)
+    for (const auto& make : mechanisms.cluster_port) ports_[c].add_mechanism(make(c));
+  for (uint32_t i = 0; i < slices; ++i)
+    for (const auto& make : mechanisms.l2_slice) slices_[i]->add_mechanism(make(i));
+  for (uint32_t p = 0; p < partitions_.size(); ++p)
+    for (const auto& make : mechanisms.dram) partitions_[p]->dram().add_observer(make(p));
 }
 
 MemorySystem::~MemorySystem() = default;
@@ -99,8 +105,9 @@ bool MemorySystem::receive(uint32_t sm, uint64_t now, MemRequest& reply) {
   if (!ports_[sm / sms_per_cluster_].receive(sm, now, now_ps, id)) return false;
   const InFlight& r = pool_[id];
   --replies_waiting_;
-  // Room in the response FIFO: a reply waiting in the network may move.
-  if (replies_to_cluster_[r.cluster] != 0) wake(Domain::Interconnect, now_ps);
+  // Room in the response FIFO: a reply waiting in the network, or one a
+  // port mechanism served, may move.
+  if (replies_to_cluster_[r.cluster] != 0 || ports_[r.cluster].serving()) wake(Domain::Interconnect, now_ps);
   reply = r.request;
   ++stats_.replies;
   stats_.round_trip_ps += now_ps - r.sent_ps;
@@ -114,11 +121,9 @@ void MemorySystem::tick_network(uint64_t now_ps) {
   if (net.cycle() < cycle) net.skip_to(cycle);
   for (uint32_t c : net_ports_.members()) {
     const ClusterPort::TickResult r = ports_[c].tick(now_ps, net);
-    if (r.ejected) {
-      --replies_to_cluster_[c];
-      ++replies_waiting_;
-    }
-    if (r.injected != UINT32_MAX) {
+    if (r.ejected) --replies_to_cluster_[c];
+    replies_waiting_ += r.replies_ready;
+    if (r.injected != kNoRequest) {
       const uint32_t s = pool_[r.injected].where.sub_partition;
       ++requests_to_slice_[s];
       net_slices_.add(s);
@@ -158,7 +163,8 @@ void MemorySystem::tick_network(uint64_t now_ps) {
     }
   }
   net.tick();
-  net_ports_.prune([&](uint32_t c) { return ports_[c].sending() || replies_to_cluster_[c] != 0; });
+  net_ports_.prune(
+      [&](uint32_t c) { return ports_[c].sending() || ports_[c].serving() || replies_to_cluster_[c] != 0; });
   net_slices_.prune(
       [&](uint32_t i) { return requests_to_slice_[i] != 0 || slices_[i]->reply_time() != UINT64_MAX; });
   next_[int(Domain::Interconnect)] = next_network_work(now_ps + clocks_.period(Domain::Interconnect));

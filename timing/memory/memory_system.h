@@ -29,6 +29,7 @@
 #include "timing/memory/lower_memory.h"
 #include "timing/memory/memory_activity.h"
 #include "timing/memory/memory_partition.h"
+#include "timing/mechanisms.h"
 #include "timing/memory/request_pool.h"
 #include "timing/sim_config.h"
 #include "timing/wakeup_queue.h"
@@ -37,7 +38,8 @@ namespace warpsim::timing {
 
 class MemorySystem final : public LowerMemory {
  public:
-  explicit MemorySystem(const SimConfig& config);
+  // `mechanisms`: made for every cluster port, L2 slice and DRAM channel.
+  explicit MemorySystem(const SimConfig& config, const Mechanisms& mechanisms = {});
   ~MemorySystem() override;
 
   bool can_accept(uint32_t sm) const override;

@@ -12,6 +12,8 @@
 
 namespace warpsim::timing {
 
+inline constexpr uint32_t kNoRequest = UINT32_MAX;
+
 struct InFlight {
   MemRequest request;      // as the SM sent it (returned with the reply)
   uint64_t l2_line = 0;    // the L2 line holding the request
@@ -21,10 +23,14 @@ struct InFlight {
   uint32_t cluster = 0;    // the requesting SM's cluster (its network node)
   uint32_t slice_node = 0; // the L2 slice's network node
   uint32_t request_bytes = 0, reply_bytes = 0;  // packet sizes on the wire
+  // Requests that wait for this one's reply (a cluster-port mechanism merged
+  // them into it): a chain through the pool, delivered with it.
+  uint32_t next_waiter = kNoRequest;
 };
 
 class RequestPool {
  public:
+  // A fresh record (every field at its default).
   uint32_t acquire() {
     if (free_.empty()) {
       items_.emplace_back();
@@ -32,6 +38,7 @@ class RequestPool {
     }
     const uint32_t id = free_.back();
     free_.pop_back();
+    items_[id] = InFlight{};
     return id;
   }
   void release(uint32_t id) { free_.push_back(id); }

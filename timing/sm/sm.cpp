@@ -34,7 +34,8 @@ int progress(IssueSlot s) {
 }
 }  // namespace
 
-Sm::Sm(uint32_t id, const TimingConfig& config, uint32_t max_warps, LowerMemory& memory)
+Sm::Sm(uint32_t id, const TimingConfig& config, uint32_t max_warps, LowerMemory& memory,
+       const WarpPolicyMaker& warp_policy)
     : id_(id),
       config_(config),
       memory_(memory),
@@ -48,7 +49,8 @@ Sm::Sm(uint32_t id, const TimingConfig& config, uint32_t max_warps, LowerMemory&
   coalescer_.line_bytes = config.l1d.line_bytes;
   coalescer_.sector_bytes = config.l1d.sector_bytes;
   for (uint32_t s = 0; s < config.sm.schedulers; ++s) {
-    policies_.push_back(warp_policies().make(config.sm.warp_policy, config.sm, max_warps));
+    policies_.push_back(warp_policy ? warp_policy(config.sm, max_warps)
+                                    : warp_policies().make(config.sm.warp_policy, config.sm, max_warps));
     scheduler_warps_[s].reserve(max_warps);
   }
   for (WarpSlot& w : warps_) w.pending.reserve(config.sm.scoreboard_entries);
@@ -287,7 +289,7 @@ WarpView Sm::view(uint32_t warp) const {
   v.cta_slot = w.cta_slot;
   if (w.warp != nullptr && w.ibuf_count != 0 && !w.fetching && w.ibuf_pc != kNoPc) {
     v.next = &ctx_->program->code[w.ibuf_pc];
-    // ANNOTATION-VIEW
+    v.annotation = &ctx_->program->annotations[w.ibuf_pc];
   }
   return v;
 }

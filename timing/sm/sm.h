@@ -58,7 +58,9 @@ struct KernelShape {
 
 class Sm : private WarpViews {
  public:
-  Sm(uint32_t id, const TimingConfig& config, uint32_t max_warps, LowerMemory& memory);
+  // `warp_policy`: makes each scheduler's policy (unset: [timing.sm] warp_policy's).
+  Sm(uint32_t id, const TimingConfig& config, uint32_t max_warps, LowerMemory& memory,
+     const WarpPolicyMaker& warp_policy = {});
 
   // A new kernel: CTAs of `ctx` with `shape`; L1 data and constant caches
   // start cold (no coherence across kernels).

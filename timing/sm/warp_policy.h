@@ -15,6 +15,7 @@
 // one line in warp_policies.def and one in timing/CMakeLists.txt; the
 // contract tests (tests/timing/warp_policy_test.cpp) run it.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -31,7 +32,9 @@ struct WarpView {
   // The next instruction when it is in the warp's instruction buffer (null
   // while it is being fetched).
   const functional::DecodedInst* next = nullptr;
-  // ANNOTATION-SLOT
+  // What the compiler passes noted about that instruction (null with
+  // `next`; ptx/annotation.h).
+  const ptx::Annotation* annotation = nullptr;
   // Why the warp did not issue when last considered (Issued: it did).
   IssueSlot stall = IssueSlot::Fetch;
   uint64_t instructions = 0;  // warp instructions it issued so far
@@ -69,6 +72,8 @@ using WarpPolicyRegistry =
     Registry<std::unique_ptr<WarpSchedulerPolicy> (*)(const SmConfig& config, uint32_t max_warps)>;
 // The policies, in the order the docs list them.
 const WarpPolicyRegistry& warp_policies();
+// A policy's maker: a registered factory, or one a study or a test supplies.
+using WarpPolicyMaker = std::function<std::unique_ptr<WarpSchedulerPolicy>(const SmConfig&, uint32_t max_warps)>;
 
 // Fills `order` with `warps` rotated to start after `last` (at the front
 // when `last` is not among them): round-robin from the last warp served.
