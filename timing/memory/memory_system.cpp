@@ -28,7 +28,10 @@ MemorySystem::MemorySystem(const SimConfig& config)
   clocks_.period_ps[int(Domain::Dram)] = ClockDomains::period_of(dram_.clock_mhz);
   const uint32_t clusters = config_.gpu.num_sms / sms_per_cluster_;
   const uint32_t slices = t.partition.partitions * t.partition.sub_partitions;
-  network_ = interconnect::make_network(t.network, clusters + slices);
+  // Nodes: the clusters' ports, then the L2 slices.
+  std::vector<interconnect::NodeRole> roles(clusters, interconnect::NodeRole::Core);
+  roles.resize(clusters + slices, interconnect::NodeRole::Memory);
+  network_ = interconnect::make_network(t.network, roles);
   WARPSIM_INVARIANT(network_ != nullptr, "the network topology was validated");
   net_ports_ = ActiveSet(clusters);
   net_slices_ = ActiveSet(slices);
