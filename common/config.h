@@ -53,6 +53,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -144,14 +145,26 @@ class TableBase {
   const Field* find(std::string_view key) const;
   // A default-constructed object of the table's type (the docs' defaults).
   const void* defaults() const { return defaults_.get(); }
+  // A new copy of `object`, an object of the table's type: lets a holder that
+  // knows the type only through its table copy it deeply (PluginSections).
+  std::shared_ptr<void> clone(const void* object) const { return clone_(object); }
+  // The table's type, which typed access to such an object checks.
+  const std::type_info& type() const { return *type_; }
 
  protected:
-  TableBase(std::string description, std::shared_ptr<const void> defaults)
-      : description_(std::move(description)), defaults_(std::move(defaults)) {}
+  using CloneFn = std::shared_ptr<void> (*)(const void*);
+  TableBase(std::string description, std::shared_ptr<const void> defaults, CloneFn clone,
+            const std::type_info& type)
+      : description_(std::move(description)),
+        defaults_(std::move(defaults)),
+        clone_(clone),
+        type_(&type) {}
   Field& add(std::string key, Kind kind, std::string unit, std::string description);
 
   std::string description_;
   std::shared_ptr<const void> defaults_;
+  CloneFn clone_;
+  const std::type_info* type_;
   std::vector<Field> fields_;
   std::vector<Constraint> constraints_;
 };
@@ -192,7 +205,12 @@ class Table : public TableBase {
  public:
   // `description`: one line saying what the section configures.
   explicit Table(std::string description)
-      : TableBase(std::move(description), std::make_shared<const T>()) {}
+      : TableBase(
+            std::move(description), std::make_shared<const T>(),
+            [](const void* o) -> std::shared_ptr<void> {
+              return std::make_shared<T>(*static_cast<const T*>(o));
+            },
+            typeid(T)) {}
 
   FieldRef boolean(std::string key, bool T::*m, std::string description) {
     Field& f = add(std::move(key), Kind::Bool, "", std::move(description));
@@ -307,6 +325,8 @@ class Table : public TableBase {
   }
 };
 
+class PluginSections;
+
 // Named sections bound to (table, object). The objects are not owned; they
 // must outlive the Schema and any Loader using it.
 class Schema {
@@ -328,6 +348,7 @@ class Schema {
   bool is_prefix(std::string_view name) const;
 
  private:
+  friend class PluginSections;  // binds objects it knows only through their tables
   void add_section(std::string name, const TableBase& table, void* object);
   std::vector<Section> sections_;
 };

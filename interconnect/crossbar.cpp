@@ -2,7 +2,8 @@
 //
 // One tick, per subnet: collect the requests of the inputs that hold no
 // connection (the oldest packet per destination, to outputs that are free
-// and have room), run the allocator, then move up to output_speedup flits
+// and have room), run the allocator and connect the pairs it grants, in the
+// order it grants them, then move up to output_speedup flits
 // over every connection; a connection whose tail flit moved hands its packet
 // to the output's delivery ring and is released, so the input and the
 // output can be allocated again in the next cycle.
@@ -10,43 +11,79 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 
 #include "common/invariant.h"
 
 namespace warpsim::interconnect {
 namespace {
 
-// Round-robin distance from `from` to `to` among n ports.
-uint32_t distance(uint32_t from, uint32_t to, uint32_t n) { return (to + n - from) % n; }
+// "islip: ...; round-robin: ...", from the allocator registry.
+std::string allocator_descriptions() {
+  std::string all;
+  for (const auto& a : allocators().entries())
+    all += (all.empty() ? "" : "; ") + std::string(a.name) + ": " + std::string(a.description);
+  return all;
+}
 
 }  // namespace
 
-Crossbar::Crossbar(const NetworkConfig& config, uint32_t nodes)
-    : Network(config, nodes),
-      allocator_(config.allocator == "round-robin" ? Allocator::RoundRobin : Allocator::Islip),
-      in_cap_(config.input_buffer_flits),
-      out_cap_(config.output_buffer_flits) {
+const config::Table<CrossbarConfig>& crossbar_config_table() {
+  static const config::Table<CrossbarConfig> table = [] {
+    using X = CrossbarConfig;
+    config::Table<X> t(
+        "The `crossbar` topology: one switch per subnet over all nodes, with input and output "
+        "buffers, a switch allocator and output speedup");
+    t.integer("latency", &X::latency, "cycles", "switch pipeline, tail flit to ejectable")
+        .range(0, 10000);
+    t.integer("input_buffer_flits", &X::input_buffer_flits, "flits",
+              "input buffer per node and subnet (whole packets; full: back-pressure)")
+        .range(1, 65536);
+    t.integer("output_buffer_flits", &X::output_buffer_flits, "flits",
+              "output (ejection) buffer per node and subnet, freed at ejection")
+        .range(1, 65536);
+    t.string("allocator", &X::allocator,
+             "switch allocator, one per subnet (" + allocator_descriptions() + ")")
+        .one_of(allocators());
+    t.integer("islip_iterations", &X::islip_iterations, "",
+              "islip: request-grant-accept iterations per cycle")
+        .range(1, 16);
+    t.integer("output_speedup", &X::output_speedup, "flits/cycle",
+              "flits an output accepts per cycle")
+        .range(1, 16);
+    return t;
+  }();
+  return table;
+}
+
+Crossbar::Crossbar(const NetworkConfig& config, std::span<const NodeRole> roles)
+    : Network(config, roles),
+      xbar_(config.topologies.get<CrossbarConfig>("crossbar")),
+      in_cap_(xbar_.input_buffer_flits),
+      out_cap_(xbar_.output_buffer_flits) {
   // The config table validates all of these; a bad value here is a bug.
-  WARPSIM_INVARIANT(config.allocator == "islip" || config.allocator == "round-robin",
-                    "unknown crossbar allocator (the config layer validates names)");
   WARPSIM_INVARIANT(in_cap_ >= 1 && out_cap_ >= 1, "crossbar buffers hold at least one flit");
-  WARPSIM_INVARIANT(config.output_speedup >= 1 && config.islip_iterations >= 1,
+  WARPSIM_INVARIANT(xbar_.output_speedup >= 1 && xbar_.islip_iterations >= 1,
                     "output_speedup and islip_iterations are at least 1");
-  for (Plane& p : planes_) {
+  const uint32_t nodes = nodes_;
+  for (int s = 0; s < kSubnets; ++s) {
+    Plane& p = planes_[s];
     p.inputs.resize(nodes);
     p.in_slots.resize(size_t{nodes} * in_cap_);
     p.outputs.resize(nodes);
     p.out_slots.resize(size_t{nodes} * out_cap_);
     p.active.reserve(nodes);
     p.connected.reserve(nodes);
+    // The config table validated the name (an unknown one is a bug: factory()).
+    p.allocator =
+        allocators().make(xbar_.allocator, AllocatorConfig{nodes, nodes, xbar_.islip_iterations});
+    p.activity = &activity_[s];
   }
   // Each input asks for at most one output per buffered packet.
   requests_.reserve(size_t{nodes} * std::min(in_cap_, nodes));
+  request_slots_.reserve(requests_.capacity());
+  grants_.reserve(nodes);
   seen_.assign(nodes, 0);
-  grant_.assign(nodes, kNone);
-  accept_.assign(nodes, kNone);
-  granted_outs_.reserve(nodes);
-  granting_ins_.reserve(nodes);
 }
 
 bool Crossbar::can_inject(Subnet subnet, uint32_t node, uint32_t bytes) const {
@@ -67,6 +104,7 @@ void Crossbar::inject(Subnet subnet, uint32_t node, Packet packet) {
   packet.injected = cycle_;
   *in_slot(p, node, in.count++) = packet;
   in.used += packet.flits;
+  p.activity->buffer_writes += packet.flits;
   if (in.active_at == kNone) {
     in.active_at = static_cast<uint32_t>(p.active.size());
     p.active.push_back(node);
@@ -88,6 +126,7 @@ bool Crossbar::eject(Subnet subnet, uint32_t node, Packet& out) {
   o.head = (o.head + 1) % out_cap_;
   o.count--;
   o.used -= out.flits;
+  p.activity->buffer_reads += out.flits;
   --in_network_;
   record_eject(subnet, out);
   return true;
@@ -95,6 +134,7 @@ bool Crossbar::eject(Subnet subnet, uint32_t node, Packet& out) {
 
 void Crossbar::collect_requests(Plane& p) {
   requests_.clear();
+  request_slots_.clear();
   for (uint32_t i : p.active) {
     const Input& in = p.inputs[i];
     if (in.out != kNone) continue;
@@ -105,82 +145,22 @@ void Crossbar::collect_requests(Plane& p) {
       if (seen_[dst] == stamp_) continue;
       seen_[dst] = stamp_;
       const Output& o = p.outputs[dst];
-      if (o.in == kNone && output_room(o, 0)) requests_.push_back({i, dst, k, 0});
+      if (o.in == kNone && output_room(o, 0)) {
+        requests_.push_back({i, dst});
+        request_slots_.push_back(k);
+      }
     }
   }
 }
 
-void Crossbar::connect(Plane& p, const Request& r) {
-  Input& in = p.inputs[r.in];
-  in.out = r.out;
-  in.sending = r.slot;
+void Crossbar::connect(Plane& p, uint32_t i, uint32_t out, uint32_t slot) {
+  Input& in = p.inputs[i];
+  in.out = out;
+  in.sending = slot;
   in.sent = 0;
-  p.outputs[r.out].in = r.in;
-  p.connected.push_back(r.in);
-  p.activity.grants++;
-}
-
-void Crossbar::allocate_islip(Plane& p) {
-  const uint32_t n = nodes_;
-  for (uint32_t round = 0; round < config_.islip_iterations; ++round) {
-    // Grant: each free output picks the requester nearest its grant pointer.
-    granted_outs_.clear();
-    for (uint32_t r = 0; r < requests_.size(); ++r) {
-      const Request& q = requests_[r];
-      if (p.inputs[q.in].out != kNone || p.outputs[q.out].in != kNone) continue;
-      uint32_t& g = grant_[q.out];
-      const uint32_t ptr = p.outputs[q.out].grant_ptr;
-      if (g == kNone) {
-        granted_outs_.push_back(q.out);
-        g = r;
-      } else if (distance(ptr, q.in, n) < distance(ptr, requests_[g].in, n)) {
-        g = r;
-      }
-    }
-    if (granted_outs_.empty()) return;
-    // Accept: each granted input picks the grant nearest its accept pointer.
-    granting_ins_.clear();
-    for (uint32_t out : granted_outs_) {
-      const uint32_t r = grant_[out];
-      grant_[out] = kNone;
-      const uint32_t in = requests_[r].in;
-      uint32_t& a = accept_[in];
-      const uint32_t ptr = p.inputs[in].accept_ptr;
-      if (a == kNone) {
-        granting_ins_.push_back(in);
-        a = r;
-      } else if (distance(ptr, out, n) < distance(ptr, requests_[a].out, n)) {
-        a = r;
-      }
-    }
-    for (uint32_t in : granting_ins_) {
-      const Request& q = requests_[accept_[in]];
-      accept_[in] = kNone;
-      connect(p, q);
-      if (round == 0) {  // McKeown: pointers move only on first-round accepts
-        p.inputs[q.in].accept_ptr = (q.out + 1) % n;
-        p.outputs[q.out].grant_ptr = (q.in + 1) % n;
-      }
-    }
-  }
-}
-
-void Crossbar::allocate_round_robin(Plane& p) {
-  const uint32_t n = nodes_;
-  // Walk order: outputs from `start` on; within an output, inputs from its
-  // pointer on. (cycle % n rather than a counter: skipping idle cycles
-  // leaves the order unchanged.)
-  const uint32_t start = static_cast<uint32_t>(cycle_ % n);
-  for (Request& q : requests_)
-    q.key =
-        uint64_t{distance(start, q.out, n)} << 32 | distance(p.outputs[q.out].grant_ptr, q.in, n);
-  std::sort(requests_.begin(), requests_.end(),
-            [](const Request& a, const Request& b) { return a.key < b.key; });
-  for (const Request& q : requests_) {
-    if (p.inputs[q.in].out != kNone || p.outputs[q.out].in != kNone) continue;
-    connect(p, q);
-    p.outputs[q.out].grant_ptr = (q.in + 1) % n;
-  }
+  p.outputs[out].in = i;
+  p.connected.push_back(i);
+  p.activity->switch_allocations++;
 }
 
 bool Crossbar::advance(Plane& p, uint32_t i) {
@@ -188,14 +168,18 @@ bool Crossbar::advance(Plane& p, uint32_t i) {
   Output& o = p.outputs[in.out];
   const uint32_t flits = in_slot(p, i, in.sending)->flits;
   uint32_t moved = 0;
-  while (moved < config_.output_speedup && in.sent < flits && output_room(o, in.sent)) {
+  while (moved < xbar_.output_speedup && in.sent < flits && output_room(o, in.sent)) {
     ++in.sent;
     --in.used;
     ++o.used;
     ++moved;
   }
-  p.activity.flits += moved;
-  if (moved == 0) p.activity.stalled_cycles++;
+  // Each moved flit is read out of the input buffer, crosses the switch and
+  // is written into the output buffer.
+  p.activity->buffer_reads += moved;
+  p.activity->switch_traversals += moved;
+  p.activity->buffer_writes += moved;
+  if (moved == 0) p.activity->stalled_cycles++;
   if (in.sent < flits) return false;
   finish_packet(p, i);
   return true;
@@ -207,7 +191,7 @@ void Crossbar::finish_packet(Plane& p, uint32_t i) {
   WARPSIM_INVARIANT(o.count < out_cap_, "crossbar output ring overflow");
   Delivered* d = out_slot(p, in.out, o.count++);
   d->packet = *in_slot(p, i, in.sending);
-  d->ready = cycle_ + 1 + config_.latency;
+  d->ready = cycle_ + 1 + xbar_.latency;
   if (ready_times_.empty() || ready_times_.back() != d->ready) ready_times_.push(d->ready);
   // Close the gap in the input's arrival-ordered slots.
   Packet* slots = in_slot(p, i, 0);
@@ -244,10 +228,9 @@ void Crossbar::tick() {
     if (p.active.empty()) continue;
     collect_requests(p);
     if (!requests_.empty()) {
-      if (allocator_ == Allocator::Islip)
-        allocate_islip(p);
-      else
-        allocate_round_robin(p);
+      p.allocator->allocate(requests_, cycle_, grants_);
+      for (uint32_t r : grants_)
+        connect(p, requests_[r].input, requests_[r].output, request_slots_[r]);
     }
     transfer(p);
   }
@@ -268,8 +251,9 @@ void Crossbar::skip_to(uint64_t cycle) {
   drop_past_ready();
 }
 
-std::unique_ptr<Network> make_crossbar_network(const NetworkConfig& config, uint32_t nodes) {
-  return std::make_unique<Crossbar>(config, nodes);
+std::unique_ptr<Network> make_crossbar_network(const NetworkConfig& config,
+                                               std::span<const NodeRole> roles) {
+  return std::make_unique<Crossbar>(config, roles);
 }
 
 }  // namespace warpsim::interconnect

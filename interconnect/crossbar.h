@@ -2,6 +2,7 @@
 // The `crossbar` network: one N x N crossbar switch per subnet, any node to
 // any node in one hop, with input and output buffers counted in flits of
 // config.flit_bytes, a switch allocator, output speedup and back-pressure.
+// Its keys are in [interconnect.crossbar] (CrossbarConfig).
 //
 // Input buffers (per input and subnet, input_buffer_flits): hold whole
 // packets. can_inject() is false when the packet's flits do not fit in the
@@ -12,17 +13,10 @@
 // packets of one (source, destination) pair leave in injection order.
 //
 // Switch allocation, each cycle, between the inputs that hold no connection
-// and the outputs that hold none and have room for a flit:
-//   islip        McKeown's iSLIP, islip_iterations request-grant-accept
-//                rounds; an output grants the requesting input at or after
-//                its grant pointer, an input accepts the granting output at
-//                or after its accept pointer; both pointers move one past
-//                the partner only for grants accepted in the first round.
-//   round-robin  the requested outputs are walked in a rotating order
-//                (starting at output cycle % N); each grants the first
-//                requesting, still unmatched input at or after its pointer,
-//                which then moves one past that input. An input is granted
-//                by one output at most.
+// and the outputs that hold none and have room for a flit: the allocator
+// named by `allocator` (interconnect/allocators/: islip with
+// islip_iterations rounds, or round-robin), one per subnet, over N inputs
+// and N outputs.
 // A grant connects input -> output until the packet's tail flit has moved
 // (wormhole: packets never interleave at an output). Per cycle a connection
 // moves up to output_speedup flits, each only if the output buffer has room
@@ -46,30 +40,43 @@
 // Per-cycle work is proportional to the busy inputs and connections, not to
 // N: the network keeps lists of inputs with packets and of connections, and
 // nothing is allocated per packet after construction. Results do not depend
-// on the order of those lists (allocation picks by pointer distance).
-#include <array>
+// on the order of those lists (an allocator's matching does not depend on
+// the order of the requests: allocators/allocator.h).
 #include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "common/config.h"
+#include "interconnect/allocators/allocator.h"
 #include "interconnect/network.h"
 #include "interconnect/ring_queue.h"
 
 namespace warpsim::interconnect {
 
-// The allocator names [interconnect] allocator accepts.
-inline constexpr std::array<std::string_view, 2> kCrossbarAllocators = {"islip", "round-robin"};
-
-// Switch activity per subnet (for statistics and, later, the energy model).
-struct CrossbarActivity {
-  uint64_t grants = 0;          // connections made by the allocator
-  uint64_t flits = 0;           // flits through the switch
-  uint64_t stalled_cycles = 0;  // connection-cycles that moved no flit (output buffer full)
+// [interconnect.crossbar]
+struct CrossbarConfig {
+  uint32_t latency = 4;               // switch pipeline: tail flit's move to ejectable, cycles
+  uint32_t input_buffer_flits = 16;   // per input and subnet
+  uint32_t output_buffer_flits = 16;  // per output and subnet (ejection queue)
+  std::string allocator = "islip";    // a name of the allocator registry
+  uint32_t islip_iterations = 1;      // islip: request-grant-accept iterations
+  uint32_t output_speedup = 1;        // flits an output accepts per cycle
 };
 
+const config::Table<CrossbarConfig>& crossbar_config_table();
+
+// Activity (Network::activity): switch_allocations are the allocator's
+// grants, switch_traversals the flits moved, stalled_cycles the
+// connection-cycles that moved no flit (output buffer full). buffer_writes
+// count flits into the input buffers at injection and into the output
+// buffers as they move; buffer_reads flits out of the input buffers as they
+// move and out of the output buffers at ejection.
 class Crossbar final : public Network {
  public:
-  Crossbar(const NetworkConfig& config, uint32_t nodes);
+  Crossbar(const NetworkConfig& config, std::span<const NodeRole> roles);
 
   bool can_inject(Subnet subnet, uint32_t node, uint32_t bytes) const override;
   void inject(Subnet subnet, uint32_t node, Packet packet) override;
@@ -81,8 +88,6 @@ class Crossbar final : public Network {
   bool idle() const override { return in_network_ == 0; }
   std::string_view name() const override { return "crossbar"; }
 
-  const CrossbarActivity& activity(Subnet subnet) const { return planes_[int(subnet)].activity; }
-
  private:
   static constexpr uint32_t kNone = UINT32_MAX;
 
@@ -92,7 +97,6 @@ class Crossbar final : public Network {
     uint32_t out = kNone;        // output of the held connection
     uint32_t sending = 0;        // with a connection: slot of the packet in transfer
     uint32_t sent = 0;           // with a connection: its flits already moved
-    uint32_t accept_ptr = 0;     // iSLIP accept pointer
     uint32_t active_at = kNone;  // index in Plane::active, kNone when empty
   };
   struct Delivered {
@@ -102,7 +106,6 @@ class Crossbar final : public Network {
   struct Output {
     uint32_t used = 0;             // flits in the buffer (delivered or arriving)
     uint32_t in = kNone;           // input of the held connection
-    uint32_t grant_ptr = 0;        // allocator grant pointer
     uint32_t head = 0, count = 0;  // ring of delivered packets
   };
   // One subnet's switch.
@@ -113,13 +116,9 @@ class Crossbar final : public Network {
     std::vector<Delivered> out_slots;  // outputs x output_buffer_flits rings
     std::vector<uint32_t> active;      // inputs holding packets
     std::vector<uint32_t> connected;   // inputs holding a connection
-    CrossbarActivity activity;
+    std::unique_ptr<Allocator> allocator;
+    NetworkActivity* activity = nullptr;  // the base class's counters of this subnet
   };
-  struct Request {
-    uint32_t in = 0, out = 0, slot = 0;
-    uint64_t key = 0;  // round-robin walk order
-  };
-  enum class Allocator : uint8_t { Islip, RoundRobin };
 
   Packet* in_slot(Plane& p, uint32_t input, uint32_t slot) {
     return &p.in_slots[size_t(input) * in_cap_ + slot];
@@ -137,16 +136,14 @@ class Crossbar final : public Network {
   }
 
   void collect_requests(Plane& p);
-  void allocate_islip(Plane& p);
-  void allocate_round_robin(Plane& p);
-  void connect(Plane& p, const Request& r);
+  void connect(Plane& p, uint32_t in, uint32_t out, uint32_t slot);
   void transfer(Plane& p);
   // Moves the flits of input `in`'s connection; true when the tail moved.
   bool advance(Plane& p, uint32_t in);
   void finish_packet(Plane& p, uint32_t in);
   void drop_past_ready();
 
-  Allocator allocator_;
+  CrossbarConfig xbar_;  // [interconnect.crossbar]
   uint32_t in_cap_, out_cap_;
   Plane planes_[kSubnets];
   // The distinct ready cycles of delivered packets, ascending (tails move in
@@ -155,12 +152,11 @@ class Crossbar final : public Network {
   uint64_t in_network_ = 0;  // injected, not yet ejected
 
   // Allocation scratch, reused every cycle.
-  std::vector<Request> requests_;
+  std::vector<AllocatorRequest> requests_;
+  std::vector<uint32_t> request_slots_;  // per request: the slot of the packet asking
+  std::vector<uint32_t> grants_;
   std::vector<uint64_t> seen_;  // per output: stamp of the last input that asked
   uint64_t stamp_ = 0;
-  std::vector<uint32_t> grant_;   // per output: request granted this round
-  std::vector<uint32_t> accept_;  // per input: request accepted this round
-  std::vector<uint32_t> granted_outs_, granting_ins_;
 };
 
 }  // namespace warpsim::interconnect

@@ -7,9 +7,23 @@
 
 namespace warpsim::interconnect {
 
-IdealNetwork::IdealNetwork(const NetworkConfig& config, uint32_t nodes) : Network(config, nodes) {
-  WARPSIM_INVARIANT(config.latency >= 1, "the ideal network needs latency >= 1");
-  for (auto& per_node : deliveries_) per_node.resize(nodes);
+const config::Table<IdealConfig>& ideal_config_table() {
+  static const config::Table<IdealConfig> table = [] {
+    config::Table<IdealConfig> t(
+        "The `ideal` topology: every packet arrives a fixed latency after injection, with "
+        "unlimited bandwidth and buffering");
+    // At least 1: a packet injected in cycle t is ejectable from t + 1 at
+    // the earliest (interconnect/network.h).
+    t.integer("latency", &IdealConfig::latency, "cycles", "injection to ejection").range(1, 10000);
+    return t;
+  }();
+  return table;
+}
+
+IdealNetwork::IdealNetwork(const NetworkConfig& config, std::span<const NodeRole> roles)
+    : Network(config, roles), latency_(config.topologies.get<IdealConfig>("ideal").latency) {
+  WARPSIM_INVARIANT(latency_ >= 1, "the ideal network needs latency >= 1");
+  for (auto& per_node : deliveries_) per_node.resize(nodes_);
 }
 
 bool IdealNetwork::can_inject(Subnet, uint32_t node, uint32_t bytes) const {
@@ -25,14 +39,14 @@ void IdealNetwork::inject(Subnet subnet, uint32_t node, Packet packet) {
   packet.injected = cycle_;
   record_inject(subnet, packet);
   deliveries_[int(subnet)][packet.dst].push(packet);
-  const uint64_t arrival = cycle_ + config_.latency;
+  const uint64_t arrival = cycle_ + latency_;
   if (arrivals_.empty() || arrivals_.back() != arrival) arrivals_.push(arrival);
   ++in_network_;
 }
 
 bool IdealNetwork::has_delivery(Subnet subnet, uint32_t node) const {
   const RingQueue<Packet>& q = deliveries_[int(subnet)][node];
-  return !q.empty() && q.front().injected + config_.latency <= cycle_;
+  return !q.empty() && q.front().injected + latency_ <= cycle_;
 }
 
 bool IdealNetwork::eject(Subnet subnet, uint32_t node, Packet& out) {
@@ -65,8 +79,9 @@ void IdealNetwork::skip_to(uint64_t cycle) {
   drop_past_arrivals();
 }
 
-std::unique_ptr<Network> make_ideal_network(const NetworkConfig& config, uint32_t nodes) {
-  return std::make_unique<IdealNetwork>(config, nodes);
+std::unique_ptr<Network> make_ideal_network(const NetworkConfig& config,
+                                            std::span<const NodeRole> roles) {
+  return std::make_unique<IdealNetwork>(config, roles);
 }
 
 }  // namespace warpsim::interconnect

@@ -1,5 +1,5 @@
-// The Network base class: per-node, per-subnet statistics shared by every
-// topology, so `ideal`, `crossbar` and later meshes report the same figures.
+// The Network base class: node roles, and the per-node, per-subnet statistics
+// shared by every topology, so all of them report the same figures.
 // Injection counts go to the source node, ejection counts and latencies to
 // the destination node.
 #include "interconnect/network.h"
@@ -10,11 +10,15 @@
 
 namespace warpsim::interconnect {
 
-Network::Network(const NetworkConfig& config, uint32_t nodes) : config_(config), nodes_(nodes) {
-  // The config table validates both; reaching here with zero is a bug.
+Network::Network(const NetworkConfig& config, std::span<const NodeRole> roles)
+    : config_(config),
+      nodes_(static_cast<uint32_t>(roles.size())),
+      roles_(roles.begin(), roles.end()) {
+  // The config table validates flit_bytes; reaching here with zero is a bug.
   WARPSIM_INVARIANT(config.flit_bytes > 0, "flit_bytes must be at least 1");
-  WARPSIM_INVARIANT(nodes > 0, "a network has at least one node");
-  for (auto& per_node : stats_) per_node.resize(nodes);
+  WARPSIM_INVARIANT(nodes_ > 0, "a network has at least one node");
+  for (auto& per_node : stats_) per_node.resize(nodes_);
+  for (NodeRole r : roles_) role_counts_[int(r)]++;
 }
 
 void Network::record_inject(Subnet subnet, const Packet& p) {

@@ -2,11 +2,12 @@
 // interconnect::Network: moves packets between numbered nodes, one network
 // clock cycle per tick(), on two subnets (requests and replies).
 //
-// Implementations are chosen by name from the [interconnect] configuration
-// (make_network, network_registry.cpp): `ideal` (fixed latency, unlimited
-// bandwidth) and `crossbar` (input/output buffers in flits, an iSLIP or
-// round-robin allocator, output speedup, back-pressure). Meshes and the
-// other topologies of 004 plug in here later.
+// Implementations are the topologies of the topology registry
+// (network_registry.h, one line each in network_registry.def), chosen by the
+// name in [interconnect] topology; each has its own configuration section
+// [interconnect.<name>]. make_network tells a topology which role each node
+// plays (NodeRole), so that it can place cores and memory ports without
+// knowing what they are.
 //
 // Protocol per network cycle, driven by the memory system:
 //   1. eject(): senders at the destination pop delivered packets (the
@@ -18,10 +19,12 @@
 // t + 1 (ideal: t + latency). Per subnet and source/destination pair,
 // packets are delivered in injection order.
 //
-// Statistics per node and subnet are kept here in the base class, so every
-// implementation reports the same figures.
+// Statistics per node and subnet (NodeStats) and activity counts per subnet
+// (NetworkActivity) are kept here in the base class, so every implementation
+// reports the same figures.
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -32,6 +35,15 @@
 
 namespace warpsim::interconnect {
 
+// What sits at a node. The network moves packets between numbered nodes and
+// knows nothing of SMs or caches; a topology may use the roles to place the
+// nodes (which router a core or a memory port attaches to).
+enum class NodeRole : uint8_t {
+  Core,    // a cluster's port, where SMs inject requests
+  Memory,  // a memory-side port, such as an L2 slice
+};
+inline constexpr int kNodeRoles = 2;
+
 struct NodeStats {
   uint64_t packets_injected = 0, flits_injected = 0;
   uint64_t packets_ejected = 0, flits_ejected = 0;
@@ -41,9 +53,21 @@ struct NodeStats {
   uint64_t blocked_cycles = 0;   // cycles this node had a packet but could not inject (count_blocked)
 };
 
+// Events of one subnet, counted by the topologies that have the structures
+// (the ideal network has none): what an energy model prices.
+struct NetworkActivity {
+  uint64_t buffer_writes = 0;       // flits written into a buffer (input, virtual-channel or output buffers)
+  uint64_t buffer_reads = 0;        // flits read out of a buffer
+  uint64_t switch_allocations = 0;  // connections granted by a switch allocator
+  uint64_t switch_traversals = 0;   // flits through a switch
+  uint64_t link_traversals = 0;     // flits over a link between routers (flit-hops)
+  uint64_t stalled_cycles = 0;      // cycles a granted connection moved no flit (downstream full)
+};
+
 class Network {
  public:
-  Network(const NetworkConfig& config, uint32_t nodes);
+  // Node i has roles[i]; there is at least one node.
+  Network(const NetworkConfig& config, std::span<const NodeRole> roles);
   virtual ~Network() = default;
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
@@ -67,16 +91,21 @@ class Network {
   virtual void skip_to(uint64_t cycle) = 0;
   // No packet anywhere in the network (buffers and delivery queues).
   virtual bool idle() const = 0;
+  // The topology's registered name.
   virtual std::string_view name() const = 0;
 
   uint64_t cycle() const { return cycle_; }
   uint32_t nodes() const { return nodes_; }
+  NodeRole role(uint32_t node) const { return roles_[node]; }
+  // How many nodes have `role`.
+  uint32_t nodes_with(NodeRole role) const { return role_counts_[int(role)]; }
   const NetworkConfig& config() const { return config_; }
   uint32_t flits(uint32_t bytes) const { return (bytes + config_.flit_bytes - 1) / config_.flit_bytes; }
 
   // The source had a packet ready but could not inject it this cycle.
   void count_blocked(Subnet subnet, uint32_t node) { stats_[int(subnet)][node].blocked_cycles++; }
   const NodeStats& stats(Subnet subnet, uint32_t node) const { return stats_[int(subnet)][node]; }
+  const NetworkActivity& activity(Subnet subnet) const { return activity_[int(subnet)]; }
 
  protected:
   // Implementations call these so the statistics stay uniform.
@@ -87,12 +116,15 @@ class Network {
   uint32_t nodes_;
   uint64_t cycle_ = 0;
   std::vector<NodeStats> stats_[kSubnets];
+  NetworkActivity activity_[kSubnets];  // filled by the implementations
+
+ private:
+  std::vector<NodeRole> roles_;
+  uint32_t role_counts_[kNodeRoles] = {};
 };
 
-// Builds the network named by config.topology over `nodes` nodes; every
-// node may send to every node on both subnets.
-std::unique_ptr<Network> make_network(const NetworkConfig& config, uint32_t nodes);
-// The names make_network accepts.
-const std::vector<std::string_view>& network_names();
+// Builds the network named by config.topology over roles.size() nodes, node
+// i having roles[i]; every node may send to every node on both subnets.
+std::unique_ptr<Network> make_network(const NetworkConfig& config, std::span<const NodeRole> roles);
 
 }  // namespace warpsim::interconnect

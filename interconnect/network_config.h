@@ -1,24 +1,31 @@
 #pragma once
 // [interconnect]: the network between the clusters' ports and the memory
-// partitions. One table (network_config.cpp) gives units and descriptions.
+// partitions: which topology, and what every topology shares (clock, flit
+// and header sizes). Each topology's own keys are in its section
+// [interconnect.<name>] (its struct and table live in its own files and are
+// registered with it in network_registry.def); NetworkConfig holds all of
+// them, selected or not. One table (network_config.cpp) gives units and
+// descriptions.
 #include <cstdint>
 #include <string>
 
 #include "common/config.h"
+#include "common/plugin_sections.h"
 
 namespace warpsim::interconnect {
 
+// Every registered topology's section at its defaults, named by the topology
+// (network_registry.cpp).
+config::PluginSections topology_sections();
+
 struct NetworkConfig {
-  std::string topology = "crossbar";  // ideal | crossbar
+  std::string topology = "crossbar";  // a name of the topology registry
   double clock_mhz = 1980;            // network clock (the built-in GPU: at the core clock)
   uint32_t flit_bytes = 32;           // bytes per flit (channel width)
   uint32_t header_bytes = 8;          // control packet / header size (GPGPU-Sim: 8 B)
-  uint32_t latency = 4;               // ideal: cycles from injection to ejection; crossbar: pipeline cycles through the switch
-  uint32_t input_buffer_flits = 16;   // crossbar: per input and subnet
-  uint32_t output_buffer_flits = 16;  // crossbar: per output and subnet (ejection queue)
-  std::string allocator = "islip";    // crossbar: islip | round-robin
-  uint32_t islip_iterations = 1;      // crossbar: iSLIP request-grant-accept iterations
-  uint32_t output_speedup = 1;        // crossbar: flits an output accepts per cycle
+  // [interconnect.<name>] of every topology; a topology reads its own:
+  // topologies.get<CrossbarConfig>("crossbar").
+  config::PluginSections topologies = topology_sections();
 };
 
 const config::Table<NetworkConfig>& network_config_table();

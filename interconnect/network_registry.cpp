@@ -1,45 +1,38 @@
-// The topology registry: make_network and network_names, driven by the
-// one-line-per-topology table in network_registry.def.
-
-#include "common/invariant.h"
-#include "interconnect/network.h"
+// The topology registry, from network_registry.def, and what it drives:
+// make_network and the topologies' configuration sections.
+#include "interconnect/network_registry.h"
 
 namespace warpsim::interconnect {
 
-#define WARPSIM_TOPOLOGY(name, factory) \
-  std::unique_ptr<Network> factory(const NetworkConfig& config, uint32_t nodes);
+// The topologies' own declarations; their types stay incomplete here.
+#define WARPSIM_TOPOLOGY(name, factory, Config, config_table, description) \
+  struct Config;                                                           \
+  const config::Table<Config>& config_table();                             \
+  std::unique_ptr<Network> factory(const NetworkConfig& config, std::span<const NodeRole> roles);
 #include "interconnect/network_registry.def"
 #undef WARPSIM_TOPOLOGY
 
-namespace {
-
-struct Topology {
-  std::string_view name;
-  std::unique_ptr<Network> (*make)(const NetworkConfig&, uint32_t);
-};
-
-constexpr Topology kTopologies[] = {
-#define WARPSIM_TOPOLOGY(name, factory) {name, factory},
+const TopologyRegistry& topologies() {
+  static const TopologyRegistry registry("network topology", {
+#define WARPSIM_TOPOLOGY(name, factory, Config, config_table, description) \
+  {name, description,                                                      \
+   TopologyPlugin{factory, []() -> const config::TableBase& { return config_table(); }}},
 #include "interconnect/network_registry.def"
 #undef WARPSIM_TOPOLOGY
-};
-
-}  // namespace
-
-const std::vector<std::string_view>& network_names() {
-  static const std::vector<std::string_view> names = [] {
-    std::vector<std::string_view> v;
-    for (const Topology& t : kTopologies) v.push_back(t.name);
-    return v;
-  }();
-  return names;
+  });
+  return registry;
 }
 
-std::unique_ptr<Network> make_network(const NetworkConfig& config, uint32_t nodes) {
-  for (const Topology& t : kTopologies)
-    if (t.name == config.topology) return t.make(config, nodes);
-  // The config table validates the name; an unknown one reaching here is a bug.
-  WARPSIM_INVARIANT(false, "unknown network topology (the config layer validates names)");
+config::PluginSections topology_sections() {
+  config::PluginSections sections;
+  for (const auto& t : topologies().entries()) sections.add(std::string(t.name), t.make.table());
+  return sections;
+}
+
+std::unique_ptr<Network> make_network(const NetworkConfig& config,
+                                      std::span<const NodeRole> roles) {
+  // The config table validated the name (an unknown one is a bug: factory()).
+  return topologies().make(config.topology, config, roles);
 }
 
 }  // namespace warpsim::interconnect

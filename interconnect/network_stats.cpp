@@ -42,4 +42,22 @@ const stats::StatTable<NodeStats, SubnetScope>& node_stats_table() {
   return table;
 }
 
+const stats::StatTable<NetworkActivity>& network_activity_table() {
+  static const stats::StatTable<NetworkActivity> table = [] {
+    using A = NetworkActivity;
+    stats::StatTable<A> t("The hardware of one subnet (switch and router buffers, allocators, links)");
+    t.counter("buffer_writes", &A::buffer_writes, "flits",
+              "flits written into a buffer (input, virtual-channel or output buffers)");
+    t.counter("buffer_reads", &A::buffer_reads, "flits", "flits read out of a buffer");
+    t.counter("switch_allocations", &A::switch_allocations, "connections",
+              "connections granted by a switch allocator");
+    t.counter("switch_traversals", &A::switch_traversals, "flits", "flits through a switch");
+    t.counter("link_traversals", &A::link_traversals, "flits", "flits over a link between routers (flit-hops)");
+    t.counter("stalled_cycles", &A::stalled_cycles, "cycles",
+              "cycles a granted connection moved no flit (downstream full)");
+    return t;
+  }();
+  return table;
+}
+
 }  // namespace warpsim::interconnect

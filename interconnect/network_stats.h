@@ -2,7 +2,8 @@
 // The network's statistics tables (common/stat_table.h): the per-node
 // counters every topology keeps in the Network base class, published per
 // subnet (icnt.request, icnt.reply) and per node with traffic
-// (icnt.node.N.request, icnt.node.N.reply).
+// (icnt.node.N.request, icnt.node.N.reply), and the activity of each
+// subnet's hardware.
 #include <cstdint>
 
 #include "common/stat_table.h"
@@ -17,5 +18,8 @@ struct SubnetScope {
 };
 
 const stats::StatTable<NodeStats, SubnetScope>& node_stats_table();
+// What the switches and routers of one subnet did (the events an energy
+// model prices), published beside node_stats_table()'s rows.
+const stats::StatTable<NetworkActivity>& network_activity_table();
 
 }  // namespace warpsim::interconnect

@@ -1,7 +1,7 @@
 #pragma once
 // What an interconnect moves: a packet between two numbered nodes.
 //
-// The network does not know SMs, caches or requests (ARCHITECTURE.md §1):
+// The network does not know SMs, caches or requests (docs/architecture.md):
 // `payload` is the sender's opaque handle (the timing model's request id),
 // and the size in bytes decides the flits. Packets are sized the GPGPU-Sim
 // way by the sender: control-only read requests and write acknowledgements

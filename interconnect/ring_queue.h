@@ -2,7 +2,7 @@
 // A FIFO on a ring buffer that grows (doubling) when full and never shrinks:
 // the per-destination delivery queues and event lists of the networks. After
 // the first few cycles the capacity matches the traffic and pushes and pops
-// no longer allocate (ARCHITECTURE.md §7: no allocation per packet).
+// no longer allocate (no allocation per packet).
 #include <cstddef>
 #include <utility>
 #include <vector>

@@ -74,6 +74,7 @@ std::span<const PublishedTable> published_tables() {
       {"Cluster ports", &cluster_port_stats_table(), {kClusterPortStats}, ""},
       {"Network subnets", &interconnect::node_stats_table(), {kSubnetStats[0], kSubnetStats[1]},
        "icnt.node.N.{request,reply}"},
+      {"Network hardware", &interconnect::network_activity_table(), {kSubnetStats[0], kSubnetStats[1]}, ""},
       {"Memory below L1", &memory_system_stats_table(), {kMemorySystemStats}, ""},
   };
   return tables;

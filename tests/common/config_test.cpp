@@ -9,9 +9,13 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <utility>
 
 #include "common/gpu_config.h"
+#include "common/plugin_sections.h"
 #include "functional/executor_config.h"
+#include "interconnect/crossbar.h"
+#include "interconnect/ideal_network.h"
 #include "timing/sim_config.h"
 
 namespace warpsim {
@@ -658,6 +662,91 @@ TEST_F(AllKindsFixture, NestedSectionsInFiles) {
   d.clear();
   EXPECT_FALSE(loader.load_text("[t.sbu]\n", "e.toml"));
   EXPECT_EQ(only_error(d), "e.toml:1:4: unknown section [t.sbu] (did you mean [t.sub]?)");
+}
+
+// ---------------------------------------------------------------- plug-in sections
+
+struct Small {
+  uint32_t n = 3;
+};
+
+const config::Table<Small>& small_table() {
+  static const config::Table<Small> table = [] {
+    config::Table<Small> t("A plug-in's section");
+    t.integer("n", &Small::n, "", "a number").range(1, 10);
+    return t;
+  }();
+  return table;
+}
+
+config::PluginSections two_sections() {
+  config::PluginSections s;
+  s.add("kinds", all_kinds_table());
+  s.add("small", small_table());
+  return s;
+}
+
+TEST(PluginSections, TypedAccessStartsAtTheTablesDefaults) {
+  config::PluginSections s = two_sections();
+  EXPECT_EQ(s.size(), 2u);
+  EXPECT_TRUE(s.contains("small"));
+  EXPECT_FALSE(s.contains("other"));
+  EXPECT_EQ(s.get<Small>("small").n, 3u);
+  EXPECT_EQ(s.get<AllKinds>("kinds").label, "x");
+  s.get<Small>("small").n = 7;
+  EXPECT_EQ(std::as_const(s).get<Small>("small").n, 7u);
+}
+
+TEST(PluginSections, CopiesAreDeepAndMovesKeepTheObjects) {
+  config::PluginSections a = two_sections();
+  config::PluginSections b = a;
+  b.get<Small>("small").n = 9;
+  EXPECT_EQ(a.get<Small>("small").n, 3u);
+  a = b;
+  b.get<Small>("small").n = 1;
+  EXPECT_EQ(a.get<Small>("small").n, 9u);
+  Small* where = &a.get<Small>("small");
+  config::PluginSections c = std::move(a);
+  EXPECT_EQ(&c.get<Small>("small"), where);
+}
+
+TEST(PluginSections, WrongTypeOrNameIsAnInvariantViolation) {
+  config::PluginSections s = two_sections();
+  EXPECT_DEATH(s.get<AllKinds>("small"), "read with the type of its table");
+  EXPECT_DEATH(s.get<Small>("other"), "read by a registered name");
+}
+
+TEST(PluginSections, BoundSectionsLoadValidateAndShow) {
+  config::PluginSections s = two_sections();
+  config::Schema schema;
+  s.bind(schema, "p");
+  ASSERT_EQ(schema.sections().size(), 2u);
+  EXPECT_EQ(schema.sections()[0].name, "p.kinds");
+  EXPECT_EQ(schema.sections()[1].name, "p.small");
+  DiagnosticEngine d;
+  config::Loader loader(schema, d, {});
+  EXPECT_TRUE(loader.load_text("[p.small]\nn = 5\n[p.kinds]\ncount = 2\n", "a.toml")) << d.format_all();
+  EXPECT_TRUE(loader.apply_override("p.kinds.label=y"));
+  EXPECT_TRUE(loader.validate()) << d.format_all();
+  EXPECT_EQ(s.get<Small>("small").n, 5u);
+  EXPECT_EQ(s.get<AllKinds>("kinds").count, 2);
+  EXPECT_EQ(s.get<AllKinds>("kinds").label, "y");
+  EXPECT_NE(config::to_toml(schema, "").find("[p.small]\nn = 5"), std::string::npos);
+  EXPECT_FALSE(loader.apply_override("p.small.n=11"));
+  EXPECT_EQ(only_error(d), "--set:2:11: p.small.n: 11 is out of range (valid: 1 to 10)");
+}
+
+TEST(PluginSections, SimConfigCopiesTheTopologySections) {
+  DiagnosticEngine d;
+  auto c = load_sim_config("", {"interconnect.crossbar.latency=7", "interconnect.ideal.latency=2"}, {}, d);
+  ASSERT_TRUE(c) << d.format_all();
+  SimConfig copy = *c;
+  copy.timing.network.topologies.get<interconnect::CrossbarConfig>("crossbar").latency = 1;
+  EXPECT_EQ(c->timing.network.topologies.get<interconnect::CrossbarConfig>("crossbar").latency, 7u);
+  EXPECT_EQ(c->timing.network.topologies.get<interconnect::IdealConfig>("ideal").latency, 2u);
+  const std::string shown = sim_config_toml(*c);
+  EXPECT_NE(shown.find("\n[interconnect.ideal]\nlatency = 2"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("\n[interconnect.crossbar]\nlatency = 7"), std::string::npos) << shown;
 }
 
 // ---------------------------------------------------------------- show and docs

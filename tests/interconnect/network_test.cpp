@@ -1,10 +1,12 @@
-// The interconnect layer: the topology registry, the `ideal` network (exact
-// latency, unlimited bandwidth), flit counting and per-node statistics, the
-// `crossbar` (uncontended latency formula, fairness of both allocators,
-// parallel transfers, back-pressure without loss, output speedup, iSLIP
-// iterations, independent subnets), skipping idle cycles, and the
-// [interconnect] configuration table. Expectations are hand-computed; the
-// arithmetic is in the comments.
+// The interconnect layer's topologies, one by one: the `ideal` network
+// (exact latency, unlimited bandwidth), flit counting and per-node
+// statistics, the `crossbar` (uncontended latency formula, fairness of both
+// allocators, parallel transfers, back-pressure without loss, output
+// speedup, iSLIP iterations, activity counts, independent subnets),
+// skipping idle cycles, and the [interconnect] configuration tables.
+// Expectations are hand-computed; the arithmetic is in the comments. What
+// every topology and every allocator must do is in the contract tests
+// (topology_contract_test.cpp, allocator_contract_test.cpp).
 #include "interconnect/network.h"
 
 #include <gtest/gtest.h>
@@ -19,6 +21,8 @@
 #include "common/config.h"
 #include "common/diagnostics.h"
 #include "interconnect/crossbar.h"
+#include "interconnect/ideal_network.h"
+#include "interconnect/network_registry.h"
 
 namespace warpsim::interconnect {
 namespace {
@@ -26,10 +30,20 @@ namespace {
 constexpr Subnet kReq = Subnet::Request;
 constexpr Subnet kRep = Subnet::Reply;
 
+// n nodes: the first half cores, the rest memory ports (the topologies
+// tested here treat every node alike).
+std::vector<NodeRole> roles(uint32_t n) {
+  std::vector<NodeRole> r(n / 2, NodeRole::Core);
+  r.resize(n, NodeRole::Memory);
+  return r;
+}
+
+CrossbarConfig& xbar(NetworkConfig& c) { return c.topologies.get<CrossbarConfig>("crossbar"); }
+
 NetworkConfig ideal_config(uint32_t latency) {
   NetworkConfig c;
   c.topology = "ideal";
-  c.latency = latency;
+  c.topologies.get<IdealConfig>("ideal").latency = latency;
   return c;
 }
 
@@ -37,8 +51,8 @@ NetworkConfig ideal_config(uint32_t latency) {
 NetworkConfig crossbar_config(uint32_t latency, const char* allocator = "islip") {
   NetworkConfig c;
   c.topology = "crossbar";
-  c.latency = latency;
-  c.allocator = allocator;
+  xbar(c).latency = latency;
+  xbar(c).allocator = allocator;
   return c;
 }
 
@@ -77,26 +91,10 @@ std::vector<Packet> drain(Network& net, Subnet s, uint32_t node) {
   return out;
 }
 
-// ---------------------------------------------------------------- registry
-
-TEST(NetworkRegistry, NamesAndFactories) {
-  EXPECT_EQ(network_names(), (std::vector<std::string_view>{"ideal", "crossbar"}));
-  for (std::string_view name : network_names()) {
-    NetworkConfig c = ideal_config(1);
-    c.topology = std::string(name);
-    auto net = make_network(c, 3);
-    EXPECT_EQ(net->name(), name);
-    EXPECT_EQ(net->nodes(), 3u);
-    EXPECT_EQ(net->cycle(), 0u);
-    EXPECT_TRUE(net->idle());
-    EXPECT_EQ(net->next_event(), UINT64_MAX);
-  }
-}
-
 // ---------------------------------------------------------------- ideal
 
 TEST(IdealNetwork, ArrivesExactlyLatencyCyclesAfterInjection) {
-  auto net = make_network(ideal_config(5), 4);
+  auto net = make_network(ideal_config(5), roles(4));
   net->skip_to(3);
   send(*net, kReq, 0, 2, 8, 42);
   EXPECT_FALSE(net->idle());
@@ -120,7 +118,7 @@ TEST(IdealNetwork, ArrivesExactlyLatencyCyclesAfterInjection) {
 }
 
 TEST(IdealNetwork, UnlimitedBandwidthHundredPacketsInOneCycleArriveTogetherInOrder) {
-  auto net = make_network(ideal_config(3), 8);
+  auto net = make_network(ideal_config(3), roles(8));
   for (uint32_t i = 0; i < 100; ++i) send(*net, kReq, i % 8, 1, 136, i);
   tick_until(*net, 2);
   EXPECT_FALSE(net->has_delivery(kReq, 1));
@@ -135,7 +133,7 @@ TEST(IdealNetwork, UnlimitedBandwidthHundredPacketsInOneCycleArriveTogetherInOrd
 }
 
 TEST(IdealNetwork, InjectionsInLaterCyclesArriveLater) {
-  auto net = make_network(ideal_config(2), 2);
+  auto net = make_network(ideal_config(2), roles(2));
   send(*net, kReq, 0, 1, 8, 1);  // cycle 0 -> 2
   net->tick();
   send(*net, kReq, 0, 1, 8, 2);  // cycle 1 -> 3
@@ -153,18 +151,18 @@ TEST(IdealNetwork, InjectionsInLaterCyclesArriveLater) {
 // ---------------------------------------------------------------- flits and stats
 
 TEST(NetworkStats, FlitCountRoundsUpToWholeFlits) {
-  auto net = make_network(ideal_config(1), 2);  // 32-byte flits
+  auto net = make_network(ideal_config(1), roles(2));  // 32-byte flits
   EXPECT_EQ(net->flits(8), 1u);                 // control packet: the 8-byte header
   EXPECT_EQ(net->flits(32), 1u);
   EXPECT_EQ(net->flits(33), 2u);
   EXPECT_EQ(net->flits(136), 5u);  // 8 + 128: ceil(136 / 32) = 5
   NetworkConfig c = ideal_config(1);
   c.flit_bytes = 16;
-  EXPECT_EQ(make_network(c, 2)->flits(136), 9u);  // ceil(136 / 16) = 9
+  EXPECT_EQ(make_network(c, roles(2))->flits(136), 9u);  // ceil(136 / 16) = 9
 }
 
 TEST(NetworkStats, CountsAtSourceAndLatenciesAtDestination) {
-  auto net = make_network(ideal_config(4), 3);
+  auto net = make_network(ideal_config(4), roles(3));
   net->skip_to(10);
   // Node 0 first wanted to send at 7 (3 cycles of queueing), node 2 at 10.
   net->inject(kReq, 0, packet(0, 1, 8, 100, 7));
@@ -200,7 +198,7 @@ TEST(NetworkStats, CountsAtSourceAndLatenciesAtDestination) {
 }
 
 TEST(NetworkStats, CrossbarKeepsTheSameFigures) {
-  auto net = make_network(crossbar_config(0), 2);
+  auto net = make_network(crossbar_config(0), roles(2));
   net->inject(kRep, 1, packet(1, 0, 136, 1, 0));
   // 5 flits move in cycles 0..4, ejectable at 0 + 5 + 0 = 5.
   EXPECT_EQ(arrival(*net, kRep, 0), 5u);
@@ -217,7 +215,7 @@ TEST(NetworkStats, CrossbarKeepsTheSameFigures) {
 TEST(Crossbar, UncontendedPacketFollowsTheDocumentedFormula) {
   // Injected at t = 7, F = 5 flits, speedup 1, latency 4: flits move in
   // cycles 7..11, ejectable at t + ceil(5 / 1) + 4 = 16.
-  auto net = make_network(crossbar_config(4), 4);
+  auto net = make_network(crossbar_config(4), roles(4));
   net->skip_to(7);
   send(*net, kReq, 0, 3, 136, 9);
   EXPECT_EQ(net->next_event(), 7u);  // the input has a packet
@@ -236,7 +234,7 @@ TEST(Crossbar, UncontendedPacketFollowsTheDocumentedFormula) {
 }
 
 TEST(Crossbar, ZeroLatencySingleFlitIsEjectableTheNextCycle) {
-  auto net = make_network(crossbar_config(0), 2);
+  auto net = make_network(crossbar_config(0), roles(2));
   net->skip_to(3);
   send(*net, kReq, 1, 0, 8, 1);
   EXPECT_EQ(arrival(*net, kReq, 0), 4u);  // 3 + ceil(1 / 1) + 0
@@ -244,14 +242,14 @@ TEST(Crossbar, ZeroLatencySingleFlitIsEjectableTheNextCycle) {
 
 TEST(Crossbar, SpeedupShortensTheFormula) {
   NetworkConfig c = crossbar_config(2);
-  c.output_speedup = 2;
-  auto net = make_network(c, 2);
+  xbar(c).output_speedup = 2;
+  auto net = make_network(c, roles(2));
   send(*net, kReq, 0, 1, 136, 1);
   EXPECT_EQ(arrival(*net, kReq, 1), 5u);  // 0 + ceil(5 / 2) + 2
 }
 
 TEST(Crossbar, InputsToDifferentOutputsProceedInParallel) {
-  auto net = make_network(crossbar_config(4), 4);
+  auto net = make_network(crossbar_config(4), roles(4));
   send(*net, kReq, 0, 2, 136, 1);
   send(*net, kReq, 1, 3, 136, 2);
   tick_until(*net, 8);  // both ejectable at 0 + 5 + 4 = 9
@@ -260,11 +258,11 @@ TEST(Crossbar, InputsToDifferentOutputsProceedInParallel) {
   net->tick();
   EXPECT_TRUE(net->has_delivery(kReq, 2));
   EXPECT_TRUE(net->has_delivery(kReq, 3));
-  EXPECT_EQ(static_cast<const Crossbar&>(*net).activity(kReq).grants, 2u);
+  EXPECT_EQ(net->activity(kReq).switch_allocations, 2u);
 }
 
 TEST(Crossbar, TwoInputsToOneOutputAreSerialised) {
-  auto net = make_network(crossbar_config(4), 4);
+  auto net = make_network(crossbar_config(4), roles(4));
   send(*net, kReq, 0, 2, 136, 1);
   send(*net, kReq, 1, 2, 136, 2);
   // Input 0 first (grant pointer 0): tail in 4, ejectable at 9; input 1 is
@@ -283,7 +281,7 @@ TEST(Crossbar, VirtualOutputQueuesAvoidHeadOfLineBlocking) {
   // queues a packet for the busy output 2, then one for the free output 3.
   // The second is not stuck behind the first: granted in 1, tail in 1,
   // ejectable at 1 + 1 + 0 = 2 (a FIFO input would hold it until 6).
-  auto net = make_network(crossbar_config(0), 4);
+  auto net = make_network(crossbar_config(0), roles(4));
   send(*net, kReq, 1, 2, 136, 1);
   net->tick();
   send(*net, kReq, 0, 2, 8, 2);
@@ -300,7 +298,7 @@ void expect_fair_share(const char* allocator) {
   // has its flits in cycles 2k and 2k+1 and is ejectable at 2k + 1 + 1 + 4.
   // Ejections happen in cycles 0..999: 2k + 6 <= 999 -> k = 0..496, 497
   // packets, alternating from input 0: 249 from input 0, 248 from input 1.
-  auto net = make_network(crossbar_config(4, allocator), 3);
+  auto net = make_network(crossbar_config(4, allocator), roles(3));
   std::vector<uint32_t> order;
   uint64_t seq = 0;
   for (uint64_t c = 0; c < 1000; ++c) {
@@ -324,10 +322,9 @@ TEST(Crossbar, TwoLoadedInputsShareAnOutputEquallyRoundRobin) { expect_fair_shar
 
 TEST(Crossbar, BackPressureFillsOutputThenInputThenRefusesAndLosesNothing) {
   NetworkConfig c = crossbar_config(2);
-  c.input_buffer_flits = 4;
-  c.output_buffer_flits = 4;
-  auto net = make_network(c, 2);
-  auto& xbar = static_cast<const Crossbar&>(*net);
+  xbar(c).input_buffer_flits = 4;
+  xbar(c).output_buffer_flits = 4;
+  auto net = make_network(c, roles(2));
   // 1-flit packets, node 1 does not eject. Cycle 0: 4 injected (input
   // full); ticks 0..3 move one flit each into the output (4: full); cycles
   // 1..4 refill one each. Total 4 + 4 = 8, then can_inject stays false.
@@ -344,7 +341,7 @@ TEST(Crossbar, BackPressureFillsOutputThenInputThenRefusesAndLosesNothing) {
   EXPECT_EQ(injected_by_cycle[4], 8u);
   EXPECT_EQ(injected_by_cycle[19], 8u);
   EXPECT_FALSE(net->can_inject(kReq, 0, 8));
-  EXPECT_EQ(xbar.activity(kReq).flits, 4u);  // the output buffer's 4 flits
+  EXPECT_EQ(net->activity(kReq).switch_traversals, 4u);  // the output buffer's 4 flits
   EXPECT_EQ(net->stats(kReq, 0).blocked_cycles, 20u);
   EXPECT_EQ(net->next_event(), net->cycle());  // the input still holds packets
   EXPECT_TRUE(net->has_delivery(kReq, 1));
@@ -368,9 +365,9 @@ void expect_no_loss_with_stalled_destination(const char* allocator) {
   // node 3 ejects nothing for 60 cycles, node 2 always ejects. Afterwards
   // every packet arrives exactly once, in order per (source, destination).
   NetworkConfig c = crossbar_config(1, allocator);
-  c.input_buffer_flits = 6;
-  c.output_buffer_flits = 5;
-  auto net = make_network(c, 4);
+  xbar(c).input_buffer_flits = 6;
+  xbar(c).output_buffer_flits = 5;
+  auto net = make_network(c, roles(4));
   constexpr uint64_t kPerSource = 60;
   uint64_t sent[2] = {0, 0};
   std::map<std::pair<uint32_t, uint32_t>, std::vector<uint64_t>> got;
@@ -414,9 +411,9 @@ TEST(Crossbar, OversizedPacketDoesNotDeadlockSmallBuffers) {
   // A 5-flit packet with 2-flit buffers: admitted into the empty input
   // buffer, fills the empty output past its capacity, arrives.
   NetworkConfig c = crossbar_config(0);
-  c.input_buffer_flits = 2;
-  c.output_buffer_flits = 2;
-  auto net = make_network(c, 2);
+  xbar(c).input_buffer_flits = 2;
+  xbar(c).output_buffer_flits = 2;
+  auto net = make_network(c, roles(2));
   send(*net, kReq, 0, 1, 136, 1);
   EXPECT_FALSE(net->can_inject(kReq, 0, 8));
   EXPECT_EQ(arrival(*net, kReq, 1), 5u);  // 0 + 5 + 0
@@ -426,8 +423,8 @@ TEST(Crossbar, OversizedPacketDoesNotDeadlockSmallBuffers) {
 
 uint64_t streamed_flits(uint32_t speedup) {
   NetworkConfig c = crossbar_config(0);
-  c.output_speedup = speedup;
-  auto net = make_network(c, 2);
+  xbar(c).output_speedup = speedup;
+  auto net = make_network(c, roles(2));
   uint64_t flits = 0;
   for (uint64_t cy = 0; cy < 1000; ++cy) {
     for (const Packet& p : drain(*net, kReq, 1)) flits += p.flits;
@@ -457,14 +454,14 @@ struct Matching {
 // output 1; cycle 1: input 2 one for output 1. All 1-flit, latency 0.
 Matching crafted_pattern(const char* allocator, uint32_t iterations) {
   NetworkConfig c = crossbar_config(0, allocator);
-  c.islip_iterations = iterations;
-  Crossbar net(c, 3);
+  xbar(c).islip_iterations = iterations;
+  Crossbar net(c, roles(3));
   send(net, kReq, 0, 0, 8, 1);
   send(net, kReq, 0, 1, 8, 2);
   send(net, kReq, 1, 1, 8, 3);
   Matching m{};
   net.tick();
-  m.first_cycle_grants = net.activity(kReq).grants;
+  m.first_cycle_grants = net.activity(kReq).switch_allocations;
   send(net, kReq, 2, 1, 8, 4);
   for (int n = 0; n < 4 && net.cycle() < 20; net.tick()) {
     for (uint32_t node : {0u, 1u})
@@ -519,24 +516,67 @@ TEST(Crossbar, AFullOutputIsNotAllocated) {
   // output 2 is requested, so input 0 is not tied to the full output; the
   // packet to 2 is granted in 1, ejectable at 1 + 1 + 0 = 2.
   NetworkConfig c = crossbar_config(0);
-  c.output_buffer_flits = 1;
-  Crossbar net(c, 4);
+  xbar(c).output_buffer_flits = 1;
+  Crossbar net(c, roles(4));
   send(net, kReq, 3, 1, 8, 1);
   net.tick();
   send(net, kReq, 0, 1, 8, 2);
   send(net, kReq, 0, 2, 8, 3);
   EXPECT_EQ(arrival(net, kReq, 2), 2u);
   EXPECT_EQ(net.activity(kReq).stalled_cycles, 0u);
-  EXPECT_EQ(net.activity(kReq).grants, 2u);
+  EXPECT_EQ(net.activity(kReq).switch_allocations, 2u);
+}
+
+// ---------------------------------------------------------------- activity
+
+TEST(Crossbar, ActivityCountsBufferSwitchAndStallEvents) {
+  // Output buffer of 2 flits. A (1 flit) moves in cycle 0 and is not ejected
+  // until cycle 4. B (2 flits, cycle 1) is granted in 1 and moves its first
+  // flit, filling the output; cycles 2 and 3 stall; after A's ejection in 4
+  // the tail moves in 4 (ejectable at 5).
+  NetworkConfig c = crossbar_config(0);
+  xbar(c).output_buffer_flits = 2;
+  auto net = make_network(c, roles(2));
+  send(*net, kReq, 0, 1, 8, 1);
+  net->tick();
+  send(*net, kReq, 0, 1, 64, 2);
+  tick_until(*net, 4);
+  EXPECT_EQ(net->activity(kReq).stalled_cycles, 2u);
+  Packet p;
+  ASSERT_TRUE(net->eject(kReq, 1, p));
+  EXPECT_EQ(p.payload, 1u);
+  net->tick();
+  ASSERT_TRUE(net->eject(kReq, 1, p));
+  EXPECT_EQ(p.payload, 2u);
+  const NetworkActivity& a = net->activity(kReq);
+  EXPECT_EQ(a.switch_allocations, 2u);
+  EXPECT_EQ(a.switch_traversals, 3u);
+  EXPECT_EQ(a.buffer_writes, 6u);  // 3 flits into the input buffer, the same 3 into the output buffer
+  EXPECT_EQ(a.buffer_reads, 6u);   // and out of each
+  EXPECT_EQ(a.stalled_cycles, 2u);
+  EXPECT_EQ(a.link_traversals, 0u);  // one switch: no links between routers
+  EXPECT_EQ(net->activity(kRep).buffer_writes, 0u);
+}
+
+TEST(IdealNetwork, CountsNoActivity) {
+  auto net = make_network(ideal_config(2), roles(2));
+  send(*net, kReq, 0, 1, 136, 1);
+  tick_until(*net, 2);
+  EXPECT_EQ(drain(*net, kReq, 1).size(), 1u);
+  const NetworkActivity& a = net->activity(kReq);
+  for (uint64_t n : {a.buffer_writes, a.buffer_reads, a.switch_allocations, a.switch_traversals,
+                     a.link_traversals, a.stalled_cycles})
+    EXPECT_EQ(n, 0u);
+  EXPECT_EQ(net->stats(kReq, 1).flits_ejected, 5u);
 }
 
 // ---------------------------------------------------------------- subnets
 
 TEST(Crossbar, FullRequestSubnetDoesNotBlockReplies) {
   NetworkConfig c = crossbar_config(3);
-  c.input_buffer_flits = 4;
-  c.output_buffer_flits = 4;
-  auto net = make_network(c, 2);
+  xbar(c).input_buffer_flits = 4;
+  xbar(c).output_buffer_flits = 4;
+  auto net = make_network(c, roles(2));
   uint64_t seq = 0;
   for (uint64_t cy = 0; cy < 12; ++cy) {
     while (net->can_inject(kReq, 0, 8)) net->inject(kReq, 0, packet(0, 1, 8, seq++, cy));
@@ -586,7 +626,7 @@ struct RunLog {
 // wait in output buffers too); pending injections retry in order.
 RunLog drive(const NetworkConfig& config, bool skip) {
   constexpr uint32_t kNodes = 6;
-  auto net = make_network(config, kNodes);
+  auto net = make_network(config, roles(kNodes));
   const std::vector<Traffic> traffic = random_traffic(kNodes);
   std::vector<std::vector<size_t>> pending(kNodes * kSubnets);  // per (node, subnet)
   RunLog log;
@@ -633,7 +673,9 @@ RunLog drive(const NetworkConfig& config, bool skip) {
 }
 
 void expect_skipping_is_invisible(const NetworkConfig& config) {
-  SCOPED_TRACE(config.topology + " " + config.allocator);
+  SCOPED_TRACE(config.topology == "crossbar"
+                   ? "crossbar " + config.topologies.get<CrossbarConfig>("crossbar").allocator
+                   : config.topology);
   const RunLog ticked = drive(config, false);
   const RunLog skipped = drive(config, true);
   EXPECT_EQ(ticked.arrivals.size(), 400u);
@@ -646,13 +688,13 @@ void expect_skipping_is_invisible(const NetworkConfig& config) {
 
 TEST(NetworkSkip, SkippingToNextEventGivesTheSameArrivals) {
   NetworkConfig small = crossbar_config(2, "islip");
-  small.input_buffer_flits = 6;  // contention and back-pressure
-  small.output_buffer_flits = 5;
-  small.islip_iterations = 2;
+  xbar(small).input_buffer_flits = 6;  // contention and back-pressure
+  xbar(small).output_buffer_flits = 5;
+  xbar(small).islip_iterations = 2;
   expect_skipping_is_invisible(small);
-  small.allocator = "round-robin";
+  xbar(small).allocator = "round-robin";
   expect_skipping_is_invisible(small);
-  small.output_speedup = 2;
+  xbar(small).output_speedup = 2;
   expect_skipping_is_invisible(small);
   expect_skipping_is_invisible(ideal_config(7));
 }
@@ -660,8 +702,8 @@ TEST(NetworkSkip, SkippingToNextEventGivesTheSameArrivals) {
 TEST(NetworkSkip, CrossbarRandomTrafficBlocksSometimes) {
   // Guards the test above: the small crossbar really applies back-pressure.
   NetworkConfig small = crossbar_config(2);
-  small.input_buffer_flits = 6;
-  small.output_buffer_flits = 5;
+  xbar(small).input_buffer_flits = 6;
+  xbar(small).output_buffer_flits = 5;
   const RunLog log = drive(small, false);
   uint64_t blocked = 0;
   for (uint64_t b : log.blocked) blocked += b;
@@ -676,10 +718,13 @@ struct LoadResult {
   NetworkConfig config;
 };
 
+// [interconnect] and every topology's [interconnect.<name>], as
+// timing/timing_config.cpp binds them.
 LoadResult load(const std::string& toml) {
   LoadResult r{false, "", {}};
   config::Schema schema;
   schema.add("interconnect", network_config_table(), r.config);
+  r.config.topologies.bind(schema, "interconnect");
   DiagnosticEngine d;
   config::Loader loader(schema, d, {});
   r.ok = loader.load_text(toml, "net.toml") && loader.validate();
@@ -687,58 +732,95 @@ LoadResult load(const std::string& toml) {
   return r;
 }
 
-TEST(NetworkConfigTable, DescribesEveryField) {
-  const auto& t = network_config_table();
-  EXPECT_EQ(t.fields().size(), 10u);
-  for (const char* key :
-       {"topology", "clock_mhz", "flit_bytes", "header_bytes", "latency", "input_buffer_flits",
-        "output_buffer_flits", "allocator", "islip_iterations", "output_speedup"}) {
+void expect_described(const config::TableBase& t, std::initializer_list<const char*> keys) {
+  EXPECT_EQ(t.fields().size(), keys.size());
+  for (const char* key : keys) {
     const config::Field* f = t.find(key);
     ASSERT_NE(f, nullptr) << key;
     EXPECT_FALSE(f->description.empty()) << key;
   }
+}
+
+TEST(NetworkConfigTable, DescribesEveryField) {
+  const auto& t = network_config_table();
+  expect_described(t, {"topology", "clock_mhz", "flit_bytes", "header_bytes"});
   EXPECT_EQ(t.find("clock_mhz")->kind, config::Kind::Clock);
-  EXPECT_EQ(t.find("latency")->unit, "cycles");
+  expect_described(ideal_config_table(), {"latency"});
+  expect_described(crossbar_config_table(),
+                   {"latency", "input_buffer_flits", "output_buffer_flits", "allocator",
+                    "islip_iterations", "output_speedup"});
+  EXPECT_EQ(crossbar_config_table().find("latency")->unit, "cycles");
+}
+
+TEST(NetworkConfigTable, EveryTopologyHasItsSection) {
+  const NetworkConfig c;
+  EXPECT_EQ(c.topologies.size(), topologies().names().size());
+  for (std::string_view name : topologies().names()) EXPECT_TRUE(c.topologies.contains(name)) << name;
 }
 
 TEST(NetworkConfigTable, AppliesValidValues) {
   LoadResult r = load(
-      "[interconnect]\ntopology = \"ideal\"\nlatency = 3\nallocator = \"round-robin\"\n"
-      "flit_bytes = \"16B\"\nclock_mhz = 1200.5\noutput_speedup = 2\n");
+      "[interconnect]\ntopology = \"ideal\"\nflit_bytes = \"16B\"\nclock_mhz = 1200.5\n"
+      "[interconnect.ideal]\nlatency = 3\n"
+      "[interconnect.crossbar]\nallocator = \"round-robin\"\noutput_speedup = 2\n");
   ASSERT_TRUE(r.ok) << r.messages;
   EXPECT_EQ(r.config.topology, "ideal");
-  EXPECT_EQ(r.config.latency, 3u);
-  EXPECT_EQ(r.config.allocator, "round-robin");
   EXPECT_EQ(r.config.flit_bytes, 16u);
   EXPECT_EQ(r.config.clock_mhz, 1200.5);
-  EXPECT_EQ(r.config.output_speedup, 2u);
-  EXPECT_EQ(r.config.input_buffer_flits, 16u);  // default kept
+  EXPECT_EQ(r.config.topologies.get<IdealConfig>("ideal").latency, 3u);
+  const CrossbarConfig& x = r.config.topologies.get<CrossbarConfig>("crossbar");
+  EXPECT_EQ(x.allocator, "round-robin");
+  EXPECT_EQ(x.output_speedup, 2u);
+  EXPECT_EQ(x.input_buffer_flits, 16u);  // default kept
+  EXPECT_EQ(x.latency, 4u);              // its own default, not the ideal's 3
+}
+
+TEST(NetworkConfigTable, TopologyKeysBelongInTheirSection) {
+  LoadResult r = load("[interconnect]\nlatency = 3\n");
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.messages.find("unknown key 'latency' in [interconnect]"), std::string::npos)
+      << r.messages;
+}
+
+TEST(NetworkConfigTable, CopiesAreDeep) {
+  NetworkConfig a;
+  NetworkConfig b = a;
+  b.topologies.get<CrossbarConfig>("crossbar").latency = 9;
+  EXPECT_EQ(a.topologies.get<CrossbarConfig>("crossbar").latency, 4u);
+  a = b;
+  b.topologies.get<CrossbarConfig>("crossbar").latency = 2;
+  EXPECT_EQ(a.topologies.get<CrossbarConfig>("crossbar").latency, 9u);
 }
 
 TEST(NetworkConfigTable, RejectsUnknownTopologyListingTheNames) {
   LoadResult r = load("[interconnect]\ntopology = \"torus\"\n");
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.messages.find("unknown network topology 'torus' (one of: ideal, crossbar)"),
+  EXPECT_NE(r.messages.find("unknown network topology 'torus' (one of: " + topologies().joined() + ")"),
             std::string::npos)
       << r.messages;
 }
 
 TEST(NetworkConfigTable, RejectsUnknownAllocatorAndBadRanges) {
-  LoadResult r = load("[interconnect]\nallocator = \"wavefront\"\n");
+  LoadResult r = load("[interconnect.crossbar]\nallocator = \"wavefront\"\n");
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.messages.find("unknown crossbar allocator 'wavefront' (one of: islip, round-robin)"),
+  EXPECT_NE(r.messages.find("unknown switch allocator 'wavefront' (one of: " + allocators().joined() + ")"),
             std::string::npos)
       << r.messages;
   EXPECT_FALSE(load("[interconnect]\nflit_bytes = 0\n").ok);
-  EXPECT_FALSE(load("[interconnect]\noutput_speedup = 0\n").ok);
-  EXPECT_FALSE(load("[interconnect]\ninput_buffer_flits = 0\n").ok);
+  EXPECT_FALSE(load("[interconnect.crossbar]\noutput_speedup = 0\n").ok);
+  EXPECT_FALSE(load("[interconnect.crossbar]\ninput_buffer_flits = 0\n").ok);
 }
 
-TEST(NetworkConfigTable, IdealNeedsLatencyOfAtLeastOne) {
-  LoadResult r = load("[interconnect]\ntopology = \"ideal\"\nlatency = 0\n");
-  EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.messages.find("at least 1 cycle"), std::string::npos) << r.messages;
-  EXPECT_TRUE(load("[interconnect]\ntopology = \"crossbar\"\nlatency = 0\n").ok);
+TEST(NetworkConfigTable, IdealNeedsLatencyOfAtLeastOneEvenWhenNotSelected) {
+  // Every topology's section is validated, selected or not.
+  for (const char* topology : {"ideal", "crossbar"}) {
+    LoadResult r = load("[interconnect]\ntopology = \"" + std::string(topology) +
+                        "\"\n[interconnect.ideal]\nlatency = 0\n");
+    EXPECT_FALSE(r.ok) << topology;
+    EXPECT_NE(r.messages.find("interconnect.ideal.latency: 0 cycles is out of range"), std::string::npos)
+        << r.messages;
+  }
+  EXPECT_TRUE(load("[interconnect.crossbar]\nlatency = 0\n").ok);
 }
 
 }  // namespace

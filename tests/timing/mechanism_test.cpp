@@ -8,6 +8,7 @@
 #include <map>
 #include <vector>
 
+#include "interconnect/ideal_network.h"
 #include "interconnect/network.h"
 #include "ptx/compile.h"
 #include "tests/timing/timing_test_util.h"
@@ -66,14 +67,17 @@ class ServeLine final : public ClusterPortMechanism {
 interconnect::NetworkConfig ideal_network() {
   interconnect::NetworkConfig c;
   c.topology = "ideal";
-  c.latency = 1;
+  c.topologies.get<interconnect::IdealConfig>("ideal").latency = 1;
   return c;
 }
+
+// A cluster's port (node 0) and an L2 slice (node 1).
+constexpr interconnect::NodeRole kTwoNodes[] = {interconnect::NodeRole::Core, interconnect::NodeRole::Memory};
 
 struct PortRig {
   RequestPool pool;
   ClusterPort port{0, 0, 3, ClusterPortConfig{}, pool};
-  std::unique_ptr<interconnect::Network> net = interconnect::make_network(ideal_network(), 2);
+  std::unique_ptr<interconnect::Network> net = interconnect::make_network(ideal_network(), kTwoNodes);
 
   uint32_t load(uint32_t sm, uint64_t line, uint64_t now_ps) {
     const uint32_t id = pool.acquire();

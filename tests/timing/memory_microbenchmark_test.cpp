@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "interconnect/ideal_network.h"
 #include "tests/timing/micro_rig.h"
 
 namespace warpsim::timing {
@@ -46,7 +47,7 @@ SimConfig memory_config() {
   c.timing.units.int_latency = kInt;
   c.timing.l1d.hit_latency = kL1Hit;
   c.timing.network.topology = "ideal";
-  c.timing.network.latency = kNet;
+  c.timing.network.topologies.get<interconnect::IdealConfig>("ideal").latency = kNet;
   c.timing.network.clock_mhz = 1000;
   c.timing.partition.partitions = 1;
   c.timing.partition.sub_partitions = 1;

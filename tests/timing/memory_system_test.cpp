@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "interconnect/ideal_network.h"
 #include "interconnect/network.h"
 #include "timing/memory/cluster_port.h"
 #include "timing/memory/l2_slice.h"
@@ -206,10 +207,14 @@ TEST(L2Slice, FullDramQueueStallsTheSlice) {
 
 // ---- cluster port ---------------------------------------------------------------
 
+// Node 0 a cluster's port, node 1 a slice.
+constexpr interconnect::NodeRole kTwoNodes[] = {interconnect::NodeRole::Core,
+                                                interconnect::NodeRole::Memory};
+
 interconnect::NetworkConfig ideal(uint32_t latency) {
   interconnect::NetworkConfig n;
   n.topology = "ideal";
-  n.latency = latency;
+  n.topologies.get<interconnect::IdealConfig>("ideal").latency = latency;
   n.flit_bytes = 32;
   return n;
 }
@@ -222,7 +227,7 @@ TEST(ClusterPort, BusArbitratesRoundRobinAndInjectsOnePerCycle) {
   ClusterPortConfig cfg;
   cfg.sm_queue = 4;
   ClusterPort port(0, 10, 2, cfg, pool);  // SMs 10 and 11, network node 0
-  auto net = interconnect::make_network(ideal(1), 2);
+  auto net = interconnect::make_network(ideal(1), kTwoNodes);
   for (int k = 0; k < 4; ++k)
     for (uint32_t sm : {10u, 11u}) {
       ASSERT_TRUE(port.can_accept(sm));
@@ -256,7 +261,7 @@ TEST(ClusterPort, BusArbitratesRoundRobinAndInjectsOnePerCycle) {
 TEST(ClusterPort, RepliesReachTheirSmOnePerCoreCycle) {
   RequestPool pool;
   ClusterPort port(0, 0, 2, ClusterPortConfig{}, pool);
-  auto net = interconnect::make_network(ideal(1), 2);
+  auto net = interconnect::make_network(ideal(1), kTwoNodes);
   std::vector<uint32_t> ids;
   for (uint32_t sm : {1u, 0u}) {
     const uint32_t id = pool.acquire();

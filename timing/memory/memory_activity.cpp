@@ -72,7 +72,10 @@ MemoryActivity difference(const MemoryActivity& after, const MemoryActivity& bef
     p.slices = l2_slice_stats_table().difference(p.slices, b.slices);
     p.dram = dram_stats_table().difference(p.dram, b.dram);
   }
-  for (int s = 0; s < kSubnets; ++s) subtract_each(d.nodes[s], before.nodes[s], interconnect::node_stats_table());
+  for (int s = 0; s < kSubnets; ++s) {
+    subtract_each(d.nodes[s], before.nodes[s], interconnect::node_stats_table());
+    d.network[s] = interconnect::network_activity_table().difference(after.network[s], before.network[s]);
+  }
   sum_totals(d);
   return d;
 }
@@ -88,8 +91,10 @@ void publish(StatsRegistry& stats, const MemoryActivity& m, uint64_t launch_cycl
   const uint64_t network_cycles = launch_ps / clk.period(Domain::Interconnect);
   const uint64_t nodes = m.nodes[0].size();
   const uint64_t injecting[kSubnets] = {m.clusters, nodes - m.clusters};
-  for (int s = 0; s < kSubnets; ++s)
+  for (int s = 0; s < kSubnets; ++s) {
     interconnect::node_stats_table().publish(stats, m.net[s], kSubnetStats[s], {network_cycles, injecting[s]});
+    interconnect::network_activity_table().publish(stats, m.network[s], kSubnetStats[s]);
+  }
   for (size_t p = 0; p < m.partitions.size(); ++p) {
     const std::string prefix = fmt::format("timing.partition.{}.", p);
     dram_stats_table().publish_instance(stats, m.partitions[p].dram, prefix + "dram");

@@ -49,6 +49,7 @@ struct MemoryActivity {
   ClusterPortStats ports;  // summed over the clusters
   std::vector<PartitionActivity> partitions;
   std::vector<interconnect::NodeStats> nodes[interconnect::kSubnets];  // per network node
+  interconnect::NetworkActivity network[interconnect::kSubnets];      // per subnet
   // Totals over the partitions and the nodes.
   CacheCounters l2;
   L2SliceStats slices;

@@ -28,7 +28,10 @@ MemorySystem::MemorySystem(const SimConfig& config, const Mechanisms& mechanisms
   clocks_.period_ps[int(Domain::Dram)] = ClockDomains::period_of(dram_.clock_mhz);
   const uint32_t clusters = config_.gpu.num_sms / sms_per_cluster_;
   const uint32_t slices = t.partition.partitions * t.partition.sub_partitions;
-  network_ = interconnect::make_network(t.network, clusters + slices);
+  // Nodes: the clusters' ports, then the L2 slices.
+  std::vector<interconnect::NodeRole> roles(clusters, interconnect::NodeRole::Core);
+  roles.resize(clusters + slices, interconnect::NodeRole::Memory);
+  network_ = interconnect::make_network(t.network, roles);
   WARPSIM_INVARIANT(network_ != nullptr, "the network topology was validated");
   net_ports_ = ActiveSet(clusters);
   net_slices_ = ActiveSet(slices);
@@ -293,8 +296,10 @@ MemoryActivity MemorySystem::activity() const {
     }
     a.dram = part.dram().stats();
   }
-  for (int s = 0; s < interconnect::kSubnets; ++s)
+  for (int s = 0; s < interconnect::kSubnets; ++s) {
     for (uint32_t n = 0; n < network_->nodes(); ++n) m.nodes[s].push_back(network_->stats(Subnet(s), n));
+    m.network[s] = network_->activity(Subnet(s));
+  }
   sum_totals(m);
   return m;
 }
