@@ -564,7 +564,7 @@ TEST(DramConfig, ResolveRejectsUnknownTypeAndInconsistentGeometry) {
   DramConfig unknown;
   unknown.type = "ddr9";
   EXPECT_EQ(resolve_dram_config(unknown),
-            "timing.dram: unknown DRAM type 'ddr9' (one of: gddr5, gddr6, hbm2, hbm3)");
+            "timing.dram: unknown DRAM type 'ddr9' (one of: " + dram_presets().joined() + ")");
 
   DramConfig groups;  // hbm2: 4 bank groups
   groups.banks = 6;
@@ -586,8 +586,8 @@ TEST(DramConfig, TableValidatesSchedulerAndTypeNames) {
     config::Loader loader(schema, d, {});
     EXPECT_FALSE(loader.apply_override("timing.dram.scheduler=round-robin"));
     ASSERT_EQ(d.diagnostics().size(), 1u) << d.format_all();
-    EXPECT_NE(d.diagnostics()[0].message.find(
-                  "unknown DRAM scheduler 'round-robin' (one of: fifo, fr-fcfs)"),
+    EXPECT_NE(d.diagnostics()[0].message.find("unknown DRAM scheduler 'round-robin' (one of: " +
+                                              dram_schedulers().joined() + ")"),
               std::string::npos)
         << d.diagnostics()[0].message;
     EXPECT_EQ(c.scheduler, "fr-fcfs");  // not applied
