@@ -17,7 +17,7 @@ struct WorkloadProgram {
   std::string suite;  // "rodinia"
   std::string name;   // "bfs"
   std::string description;
-  std::vector<std::string> papers;
+  std::vector<std::string> papers;  // source papers by key ("wang-tc19"; benchmarks/README.md)
   std::map<std::string, std::vector<std::string>> args;  // preset -> arguments
   std::string id() const { return suite + "/" + name; }
   // The program's arguments for `preset` ([preset] unless the file says otherwise).

@@ -38,7 +38,7 @@ programs = ["*"]
 suite = "rodinia"
 name = "bfs"
 description = "breadth-first search"
-papers = ["000", "003"]
+papers = ["wang-tc19", "pattnaik-isca19"]
 
 [[program]]
 suite = "micro"
@@ -53,7 +53,8 @@ TEST(WorkloadSuite, ReadsProgramsArgumentsAndSuites) {
   const WorkloadSuite& s = *p.suite;
   ASSERT_EQ(s.programs.size(), 2u);
   EXPECT_EQ(s.programs[0].id(), "rodinia/bfs");
-  EXPECT_EQ(s.programs[0].papers, (std::vector<std::string>{"000", "003"}));
+  EXPECT_EQ(s.programs[0].papers, (std::vector<std::string>{"wang-tc19", "pattnaik-isca19"}));
+  EXPECT_TRUE(s.programs[1].papers.empty());
   // The preset is the default argument list; a program may give its own.
   EXPECT_EQ(s.programs[0].arguments("tiny"), std::vector<std::string>{"tiny"});
   EXPECT_EQ(s.programs[1].arguments("small"), (std::vector<std::string>{"small", "--interleave", "256"}));
@@ -94,7 +95,7 @@ TEST(WorkloadSuite, MistakesAreLocatedErrors) {
       {"[[program]]\nsuite=\"a\"\nname=\"b\"\ndescription=\"c\"\n"
        "[[program]]\nsuite=\"a\"\nname=\"b\"\ndescription=\"d\"\n",
        "program a/b is listed twice"},
-      {"[[program]]\nsuite=\"a\"\nname=\"b\"\ndescription=\"c\"\npapers=\"000\"\n", "must be an array of strings"},
+      {"[[program]]\nsuite=\"a\"\nname=\"b\"\ndescription=\"c\"\npapers=\"wang-tc19\"\n", "must be an array of strings"},
       {"[[program]]\nsuite=\"..\"\nname=\"b\"\ndescription=\"c\"\n", "must be plain words"},
       {"[[program]]\nsuite=\"a\"\nname=\"x/y\"\ndescription=\"c\"\n", "must be plain words"},
       {"[[program]]\nsuite=\"a\"\nname=\"b\"\ndescription=\"c\"\nargs.huge=[\"x\"]\n", "unknown key 'huge'"},
