@@ -9,7 +9,8 @@
 // resolved to a memory window; branch targets and reconvergence points are
 // instruction indices; each instruction carries the handler chosen for its
 // (opcode, type) at decode time. No strings or maps remain on the execution
-// path (ARCHITECTURE.md §3, §7).
+// path: decoding happens once, and the hot loop sees only integers, enums
+// and arrays.
 #include <array>
 #include <cstdint>
 #include <memory>

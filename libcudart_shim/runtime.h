@@ -6,7 +6,8 @@
 // The extern "C" entry points (api_*.cpp, compiled once per CUDA major)
 // convert ABI structs and call these methods under mutex(); everything here
 // uses plain C++ types and CUDA's error codes. This is the one place in
-// warpsim with process-wide state (ARCHITECTURE.md §1): the entry points reach
+// warpsim with process-wide state (docs/architecture.md, "The one
+// process-wide object"): the entry points reach
 // the single Runtime through runtime_instance(); the class itself can be
 // constructed any number of times (unit tests do).
 #include <chrono>
@@ -370,7 +371,7 @@ class Runtime {
   ManagedAdvice advice_;
   std::unordered_map<uint64_t, unsigned> host_flags_;  // pinned/registered host memory's flags
   uint64_t coop_workspace_ = 0;  // grid-sync workspace of cooperative launches
-  // Device printf / malloc (issue 8): whether the one warning about
+  // Device printf / malloc: whether the one warning about
   // overwritten printf records was given in this context.
   bool printf_overflow_reported_ = false;
   bool invalid_free_reported_ = false;  // the one warning about invalid device free() calls

@@ -1,7 +1,7 @@
 #pragma once
 // The members of a component array that have work, so that a clock domain's
 // per-cycle cost follows what is active rather than how many components
-// exist (ARCHITECTURE.md §7). Members are visited in increasing index order,
+// exist (docs/architecture.md, "Idle domains sleep"). Members are visited in increasing index order,
 // so results do not depend on the order in which they became active.
 #include <algorithm>
 #include <cstdint>

@@ -1,9 +1,10 @@
 #pragma once
-// Clock domains of the memory system (ARCHITECTURE.md §5): time is an
-// integer number of picoseconds; each domain is a period, and its cycle k
-// starts at k * period. The core clock drives the SMs; the interconnect, the
-// L2 slices and the DRAM channels run on their own clocks, so that (as in
-// 000's bottleneck study) the NoC and L2 can be scaled separately.
+// Clock domains of the memory system (docs/architecture.md, "Clock domains
+// in picoseconds"): time is an integer number of picoseconds; each domain is
+// a period, and its cycle k starts at k * period. The core clock drives the
+// SMs; the interconnect, the L2 slices and the DRAM channels run on their own
+// clocks, so that (as in the bottleneck study of Wang et al., IEEE TC 2019,
+// sec. 3.1) the NoC and L2 can be scaled separately.
 #include <cmath>
 #include <cstdint>
 

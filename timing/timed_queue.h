@@ -1,6 +1,7 @@
 #pragma once
 // A bounded FIFO whose entries become visible at a time: the port between
-// two components of the memory system (ARCHITECTURE.md §5). The producer
+// two components of the memory system (docs/architecture.md, "Clock domains
+// in picoseconds"). The producer
 // pushes a value with the time (picoseconds) from which the consumer may see
 // it; full() is back-pressure, never a drop. A ring buffer sized once: no
 // allocation after construction.

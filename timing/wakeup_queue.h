@@ -2,7 +2,7 @@
 // When each member of a component array next has work: a min-heap of
 // (time, member) with one live entry per member, so a clock domain ticks
 // only the members due at an edge, and finds its next edge in O(1)
-// (ARCHITECTURE.md §5, §7). Due members come out in increasing index order,
+// (docs/architecture.md, "Idle domains sleep"). Due members come out in increasing index order,
 // so results do not depend on the order in which they were scheduled.
 #include <algorithm>
 #include <cstdint>

@@ -1,6 +1,7 @@
-// CTA scheduling policies against the hand-worked examples of the digest
-// (seeds_000_001.md §A.3: N=10, C=2, S=2, M=2; the paper's CTAs 1..10 are
-// 0..9 here and its C1.SM1, C1.SM2, C2.SM1, C2.SM2 are flat SMs 0..3).
+// CTA scheduling policies against the example of Wang et al., IEEE TC 2019
+// (sec. 4.1 and 5, Fig. 6: N=10, C=2, S=2, M=2), worked by hand from the
+// paper's prose; the paper's CTAs 1..10 are 0..9 here and its C1.SM1,
+// C1.SM2, C2.SM1, C2.SM2 are flat SMs 0..3.
 #include "timing/cta/cta_scheduler.h"
 
 #include <gtest/gtest.h>
@@ -238,7 +239,7 @@ TEST(CtaScheduler, FewerCtasThanSms) {
   const std::pair<std::string, Mapping> expected[] = {
       {"two-level-rr", {{0}, {2}, {1}, {}}},
       {"global-rr", {{0}, {1}, {2}, {}}},
-      {"greedy-clustering", {{0, 2}, {1}, {}, {}}},  // the imbalance §A.3.3 warns of
+      {"greedy-clustering", {{0, 2}, {1}, {}, {}}},  // imbalance: cluster 1 gets nothing
       {"distributed", {{0}, {1}, {2}, {}}},          // pools {0,1}, {2}
       {"distributed-block", {{0, 1}, {}, {2}, {}}},
   };

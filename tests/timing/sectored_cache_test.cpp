@@ -472,7 +472,8 @@ TEST(SectoredCacheDeathTest, SizeMustBeWholeSets) {
   EXPECT_DEATH(SectoredCache{c}, "whole number of sets");
 }
 
-// 48 KB, 128 B lines, 4 ways: 96 sets (000's L1), indexed modulo 96.
+// 48 KB, 128 B lines, 4 ways: 96 sets (the L1 of Wang et al., IEEE TC 2019,
+// Table 2), indexed modulo 96.
 TEST(SectoredCache, NonPowerOfTwoSetCount) {
   CacheConfig c = config(96, 4);
   SectoredCache cache(c);

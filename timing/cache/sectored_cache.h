@@ -54,7 +54,7 @@ struct CacheConfig {
   uint32_t mshr_entries = 32;
   uint32_t mshr_max_merge = 8;  // requests one MSHR entry holds (the first included)
   uint32_t miss_queue = 8;      // outstanding new misses not yet sent below (0: unlimited)
-  uint32_t hit_latency = 1;     // core cycles (used by the SM, not by this class)
+  uint32_t hit_latency = 1;     // L1s: core cycles (the SM); L2 slices: L2 cycles; not used by this class
 };
 
 enum class ReadOutcome : uint8_t { Hit, HitReserved, Miss, ReservationFail };

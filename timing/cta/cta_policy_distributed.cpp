@@ -1,6 +1,6 @@
 // distributed and distributed-block: the CTA list split into contiguous
 // per-cluster pools, each handed out round-robin over its cluster's SMs
-// (digest seeds_000_001.md §A.3.4-A.3.5). distributed is distributed-block
+// (Wang et al., IEEE TC 2019, sec. 4.1, 4.2 and 5, Fig. 6). distributed is distributed-block
 // with blocks of one CTA.
 #include <algorithm>
 #include <vector>

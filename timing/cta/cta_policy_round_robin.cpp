@@ -1,6 +1,6 @@
 // two-level-rr, global-rr and greedy-clustering: one global pool handed out
 // in CTA order; the policies differ only in which SM gets the next CTA
-// (digest seeds_000_001.md §A.3.1-A.3.3).
+// (Wang et al., IEEE TC 2019, sec. 2.3 and 4.1).
 #include <algorithm>
 #include <vector>
 
@@ -21,8 +21,8 @@ constexpr uint32_t kNone = ~0u;
 // The issue limit delays but never reorders: when the next CTA's SM is in a
 // cluster that has used up its issues this cycle, the cycle ends. Skipping
 // to another cluster instead would change the mapping the policy defines
-// (global-rr and greedy-clustering would no longer match §A.3 with
-// issue_per_cluster = 1).
+// (global-rr and greedy-clustering would no longer give the mappings of the
+// paper's example, Fig. 6, with issue_per_cluster = 1).
 class GlobalPoolScheduler final : public CtaScheduler {
  public:
   GlobalPoolScheduler(Order order, uint32_t issue_per_cluster)

@@ -8,8 +8,8 @@
 // `issue_per_cluster` per cluster per cycle (GPGPU-Sim issues at most one CTA
 // per cluster per cycle).
 //
-// Policies (000_ef20736e5a6b8071.txt §4.1, §5; digest seeds_000_001.md §A.3),
-// chosen by name:
+// Policies (Wang et al., IEEE TC 2019, sec. 4.1 and 5, Fig. 6), chosen by
+// name:
 //   two-level-rr       clusters first, then SMs within a cluster; one global pool
 //   global-rr          SMs of a cluster first (flat SM order); one global pool
 //   greedy-clustering  fill one cluster's SMs up to M before the next cluster

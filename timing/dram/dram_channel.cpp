@@ -60,7 +60,8 @@ namespace warpsim::timing {
 
 // ---------------------------------------------------------------------------
 // The channel. DramChannel forwards to State, which holds everything that
-// changes (the Spec/State split of STYLE.md guideline 6).
+// changes; the configuration (config_) stays immutable beside it, so the
+// mutable state is one plain struct that can be inspected and compared.
 
 namespace {
 

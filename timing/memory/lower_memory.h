@@ -1,13 +1,13 @@
 #pragma once
 // What an SM's L1 level talks to: the memory below L1.
 //
-// timing::MemRequest is the one record that travels below L1 (ARCHITECTURE.md
-// §3): a line address with a sector mask, a kind, the requesting SM and a
-// token the SM uses to match the reply. LowerMemory is the interface the
-// memory below L1 implements: the memory system (memory_system.h: cluster
-// ports, interconnect, L2 slices, DRAM) or the fixed-latency model
-// (placeholder_memory.h). Every request gets exactly one reply (stores and atomics too:
-// the write acknowledgement that fences wait for).
+// timing::MemRequest is the one record that travels below L1: a line
+// address with a sector mask, a kind, the requesting SM and a token the SM
+// uses to match the reply. LowerMemory is the interface the memory below L1
+// implements: the memory system (memory_system.h: cluster ports,
+// interconnect, L2 slices, DRAM) or the fixed-latency model
+// (placeholder_memory.h). Every request gets exactly one reply (stores and
+// atomics too: the write acknowledgement that fences wait for).
 #include <cstdint>
 
 namespace warpsim::timing {

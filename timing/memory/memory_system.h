@@ -1,5 +1,6 @@
 #pragma once
-// The memory system below L1 (ARCHITECTURE.md §2 step 7, §4, §5):
+// The memory system below L1 (docs/memory-system.md; docs/architecture.md,
+// "Clock domains in picoseconds" and "Idle domains sleep"):
 //
 //   SM -> ClusterPort -> interconnect (request subnet) -> L2 slice -> DRAM
 //   SM <- ClusterPort <- interconnect (reply subnet)   <- L2 slice <- DRAM

@@ -6,7 +6,9 @@ namespace warpsim::timing {
 const config::Table<ClusterPortConfig>& cluster_port_config_table() {
   static const config::Table<ClusterPortConfig> table = [] {
     using C = ClusterPortConfig;
-    config::Table<C> t("Timing model: the network port shared by the SMs of a cluster (000 sec. 2.2)");
+    config::Table<C> t(
+        "Timing model: the network port shared by the SMs of a cluster (Wang et al., IEEE TC 2019, "
+        "sec. 2.2)");
     t.integer("sm_queue", &C::sm_queue, "requests",
               "per SM: requests waiting for the intra-cluster bus (one moves per interconnect cycle, "
               "round-robin over the SMs)")

@@ -19,7 +19,8 @@ enum class MemoryModel : uint8_t {
   FixedLatency,  // a fixed latency and per-SM bandwidth (placeholder_memory.h): for SM-only studies
 };
 
-// [timing.cluster]: the network port the SMs of one cluster share (000 §2.2).
+// [timing.cluster]: the network port the SMs of one cluster share (Wang et
+// al., IEEE TC 2019, sec. 2.2).
 struct ClusterPortConfig {
   uint32_t sm_queue = 4;       // requests per SM waiting for the intra-cluster bus
   uint32_t inject_buffer = 8;  // packets in the shared injection buffer

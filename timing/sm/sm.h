@@ -10,9 +10,10 @@
 // buffered and decoded, has no register hazard (scoreboard: RAW and WAW on
 // registers and predicates), is not held by a barrier or fence, and whose
 // execution unit can accept it. Execution happens at issue (execute-at-issue,
-// ARCHITECTURE.md §2 step 6): the functional warp executes the instruction,
-// and its result registers become ready after the unit's latency, or, for
-// loads, when the last of their memory requests completes.
+// as in GPGPU-Sim; docs/architecture.md, "Execute at issue through one
+// seam"): the functional warp executes the instruction, and its result
+// registers become ready after the unit's latency, or, for loads, when the
+// last of their memory requests completes.
 //
 // The LD/ST unit (sm_memory.cpp) holds one memory instruction at a time:
 // shared memory (bank conflicts), kernel parameters, the constant cache,
