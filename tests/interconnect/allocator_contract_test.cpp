@@ -6,6 +6,8 @@
 // granted within a bounded wait.
 #include <gtest/gtest.h>
 
+#include "tests/plugin_test_util.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -154,16 +156,8 @@ TEST_P(AllocatorContract, NoRequesterStarvesUnderSteadyLoad) {
   }
 }
 
-std::string test_name(const ::testing::TestParamInfo<std::string_view>& info) {
-  std::string name(info.param);
-  std::replace_if(
-      name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); },
-      '_');
-  return name;
-}
-
 INSTANTIATE_TEST_SUITE_P(Registered, AllocatorContract, ::testing::ValuesIn(allocators().names()),
-                         test_name);
+                         plugin_test_name<std::string_view>);
 
 }  // namespace
 }  // namespace warpsim::interconnect

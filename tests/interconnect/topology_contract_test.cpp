@@ -8,6 +8,8 @@
 // roles given to make_network must be reported back.
 #include <gtest/gtest.h>
 
+#include "tests/plugin_test_util.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -264,16 +266,8 @@ TEST_P(TopologyContract, SkippingToNextEventChangesNothing) {
   EXPECT_EQ(skipped.end, ticked.end);
 }
 
-std::string test_name(const ::testing::TestParamInfo<std::string_view>& info) {
-  std::string name(info.param);
-  std::replace_if(
-      name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); },
-      '_');
-  return name;
-}
-
 INSTANTIATE_TEST_SUITE_P(Registered, TopologyContract, ::testing::ValuesIn(topologies().names()),
-                         test_name);
+                         plugin_test_name<std::string_view>);
 
 }  // namespace
 }  // namespace warpsim::interconnect

@@ -66,13 +66,8 @@ bool L2Slice::do_fill(uint64_t now_ps) {
   for (uint32_t id : waiting_) {
     InFlight& r = pool_[id];
     uint64_t ready = now_ps + cycle_ps_;
-    if (r.request.kind == MemKind::Atomic) {
-      // The read-modify-write completes now that the data is here.
-      const WriteResult w = cache_.write(r.l2_line, r.l2_sectors);
-      if (w.forward) to_dram_.push({r.l2_line, r.l2_sectors, true}, now_ps);
-      push_writeback(w.writeback_line, w.writeback_sectors, now_ps);
-      ready += atomic_ps_;
-    }
+    // An atomic's read-modify-write completes now that the data is here.
+    if (r.request.kind == MemKind::Atomic) ready += write_atomic(r, now_ps);
     to_icnt_.push(id, ready);
   }
   return true;
@@ -123,12 +118,7 @@ bool L2Slice::do_access(uint64_t now_ps) {
     if (r.request.kind == MemKind::Atomic) ++stats_.atomics;
     if (rr.outcome == ReadOutcome::Hit) {
       uint64_t ready = now_ps + hit_ps_;
-      if (r.request.kind == MemKind::Atomic) {
-        const WriteResult w = cache_.write(r.l2_line, r.l2_sectors);
-        if (w.forward) to_dram_.push({r.l2_line, r.l2_sectors, true}, now_ps);
-        push_writeback(w.writeback_line, w.writeback_sectors, now_ps);
-        ready += atomic_ps_;
-      }
+      if (r.request.kind == MemKind::Atomic) ready += write_atomic(r, now_ps);
       to_icnt_.push(id, ready);
     }
   }
@@ -136,6 +126,13 @@ bool L2Slice::do_access(uint64_t now_ps) {
   from_icnt_.pop();
   decided_ = kNoRequest;
   return true;
+}
+
+uint64_t L2Slice::write_atomic(const InFlight& r, uint64_t now_ps) {
+  const WriteResult w = cache_.write(r.l2_line, r.l2_sectors);
+  if (w.forward) to_dram_.push({r.l2_line, r.l2_sectors, true}, now_ps);
+  push_writeback(w.writeback_line, w.writeback_sectors, now_ps);
+  return atomic_ps_;
 }
 
 void L2Slice::add_mechanism(std::unique_ptr<L2SliceMechanism> mechanism) {

@@ -101,6 +101,8 @@ class L2Slice {
   bool do_fill(uint64_t now_ps);
   bool do_access(uint64_t now_ps);
   void push_writeback(const std::optional<uint64_t>& line, uint32_t sectors, uint64_t now_ps);
+  // The write half of an atomic whose read is done; returns the time it adds.
+  uint64_t write_atomic(const InFlight& r, uint64_t now_ps);
   SliceDecision decide(uint32_t id, const InFlight& r, uint64_t now_ps);
   void accessed(uint32_t id, const InFlight& r, bool hit);
 
