@@ -186,7 +186,8 @@ void Gpu::begin(Launch& l) {
 bool Gpu::place_ctas(Launch& l, uint64_t now) {
   if (cta_scheduler_->done()) return false;
   bool any_free = false;
-  for (uint32_t i = 0; i < sms_.size(); ++i) {
+  const uint32_t n = static_cast<uint32_t>(sms_.size());
+  for (uint32_t i = 0; i < n; ++i) {
     free_slots_[i] = sms_[i]->free_cta_slots();
     any_free |= free_slots_[i] != 0;
   }

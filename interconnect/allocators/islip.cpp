@@ -26,8 +26,8 @@ class Islip final : public Allocator {
         accept_ptr_(config.inputs, 0),
         grant_(config.outputs, kNone),
         accept_(config.inputs, kNone),
-        in_matched_(config.inputs, false),
-        out_matched_(config.outputs, false) {
+        in_matched_(config.inputs, 0),
+        out_matched_(config.outputs, 0) {
     granted_outs_.reserve(config.outputs);
     granting_ins_.reserve(config.inputs);
   }
@@ -72,8 +72,8 @@ class Islip final : public Allocator {
         accept_[in] = kNone;
         const AllocatorRequest& q = requests[r];
         grants.push_back(r);
-        in_matched_[q.input] = true;
-        out_matched_[q.output] = true;
+        in_matched_[q.input] = 1;
+        out_matched_[q.output] = 1;
         if (round == 0) {  // McKeown: pointers move only on first-round accepts
           accept_ptr_[q.input] = (q.output + 1) % outputs_;
           grant_ptr_[q.output] = (q.input + 1) % inputs_;
@@ -81,8 +81,8 @@ class Islip final : public Allocator {
       }
     }
     for (uint32_t r : grants) {
-      in_matched_[requests[r].input] = false;
-      out_matched_[requests[r].output] = false;
+      in_matched_[requests[r].input] = 0;
+      out_matched_[requests[r].output] = 0;
     }
   }
 
@@ -93,7 +93,7 @@ class Islip final : public Allocator {
   // Scratch, reused every call.
   std::vector<uint32_t> grant_;   // per output: request granted this round
   std::vector<uint32_t> accept_;  // per input: request accepted this round
-  std::vector<bool> in_matched_, out_matched_;
+  std::vector<uint8_t> in_matched_, out_matched_;  // bytes, not vector<bool>: read per request
   std::vector<uint32_t> granted_outs_, granting_ins_;
 };
 

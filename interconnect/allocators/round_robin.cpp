@@ -26,8 +26,8 @@ class RoundRobin final : public Allocator {
   explicit RoundRobin(const AllocatorConfig& config)
       : Allocator(config),
         grant_ptr_(config.outputs, 0),
-        in_matched_(config.inputs, false),
-        out_matched_(config.outputs, false) {}
+        in_matched_(config.inputs, 0),
+        out_matched_(config.outputs, 0) {}
 
   void allocate(std::span<const AllocatorRequest> requests, uint64_t cycle,
                 std::vector<uint32_t>& grants) override {
@@ -46,13 +46,13 @@ class RoundRobin final : public Allocator {
       const AllocatorRequest& q = requests[r];
       if (in_matched_[q.input] || out_matched_[q.output]) continue;
       grants.push_back(r);
-      in_matched_[q.input] = true;
-      out_matched_[q.output] = true;
+      in_matched_[q.input] = 1;
+      out_matched_[q.output] = 1;
       grant_ptr_[q.output] = (q.input + 1) % inputs_;
     }
     for (uint32_t r : grants) {
-      in_matched_[requests[r].input] = false;
-      out_matched_[requests[r].output] = false;
+      in_matched_[requests[r].input] = 0;
+      out_matched_[requests[r].output] = 0;
     }
   }
 
@@ -60,7 +60,7 @@ class RoundRobin final : public Allocator {
   std::vector<uint32_t> grant_ptr_;  // per output
   // Scratch, reused every call.
   std::vector<std::pair<uint64_t, uint32_t>> order_;  // (walk key, request)
-  std::vector<bool> in_matched_, out_matched_;
+  std::vector<uint8_t> in_matched_, out_matched_;  // bytes, not vector<bool>: read per request
 };
 
 }  // namespace
