@@ -11,6 +11,7 @@
 #include "interconnect/ideal_network.h"
 #include "interconnect/network.h"
 #include "ptx/compile.h"
+#include "tests/timing/memory_test_util.h"
 #include "tests/timing/timing_test_util.h"
 #include "timing/memory/cluster_port.h"
 #include "timing/memory/l2_slice.h"
@@ -21,7 +22,8 @@ namespace {
 using functional::param_bytes;
 using testing::TimedDevice;
 
-constexpr uint64_t kP = 1000;  // every clock 1 GHz: one cycle = 1000 ps
+using testing::kP;
+using testing::small_l2;
 
 // A merge table in miniature: a load of a line already in flight from this
 // port (for at least the same sectors) waits for that request's reply.
@@ -214,21 +216,6 @@ TEST(ClusterPortMechanism, MergingInTheMemorySystemKeepsResultsAndConservesReque
 }
 
 // ---- the L2 slice ------------------------------------------------------------
-
-CacheConfig small_l2() {
-  CacheConfig c;
-  c.size = 1024;
-  c.line_bytes = 128;
-  c.sector_bytes = 32;
-  c.ways = 2;
-  c.write_policy = WritePolicy::WriteBack;
-  c.allocate_on = AllocateOn::Miss;
-  c.mshr_entries = 4;
-  c.mshr_max_merge = 2;
-  c.miss_queue = 0;
-  c.hit_latency = 3;
-  return c;
-}
 
 struct SliceRig {
   ClockDomains clocks;

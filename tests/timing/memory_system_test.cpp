@@ -12,28 +12,15 @@
 #include "timing/memory/cluster_port.h"
 #include "timing/memory/l2_slice.h"
 #include "timing/memory/memory_system.h"
+#include "tests/timing/memory_test_util.h"
 
 namespace warpsim::timing {
 namespace {
 
-constexpr uint64_t kP = 1000;  // every clock 1 GHz: one cycle = 1000 ps
+using testing::kP;
+using testing::small_l2;
 
 ClockDomains one_ghz() { return {}; }
-
-CacheConfig small_l2() {
-  CacheConfig c;
-  c.size = 1024;  // 4 sets of 2 ways of 128-B lines: lines 0, 512, 1024 share set 0
-  c.line_bytes = 128;
-  c.sector_bytes = 32;
-  c.ways = 2;
-  c.write_policy = WritePolicy::WriteBack;
-  c.allocate_on = AllocateOn::Miss;
-  c.mshr_entries = 4;
-  c.mshr_max_merge = 2;
-  c.miss_queue = 0;
-  c.hit_latency = 3;
-  return c;
-}
 
 PartitionConfig slice_config() {
   PartitionConfig p;
