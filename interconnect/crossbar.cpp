@@ -192,6 +192,8 @@ void Crossbar::finish_packet(Plane& p, uint32_t i) {
   Delivered* d = out_slot(p, in.out, o.count++);
   d->packet = *in_slot(p, i, in.sending);
   d->ready = cycle_ + 1 + xbar_.latency;
+  d->packet.arrived = d->ready;
+  d->packet.hops = 1;
   if (ready_times_.empty() || ready_times_.back() != d->ready) ready_times_.push(d->ready);
   // Close the gap in the input's arrival-ordered slots.
   Packet* slots = in_slot(p, i, 0);

@@ -37,6 +37,8 @@ void IdealNetwork::inject(Subnet subnet, uint32_t node, Packet packet) {
   WARPSIM_INVARIANT(packet.bytes > 0, "inject: a packet has at least one byte");
   packet.flits = flits(packet.bytes);
   packet.injected = cycle_;
+  packet.arrived = cycle_ + latency_;
+  packet.hops = 0;
   record_inject(subnet, packet);
   deliveries_[int(subnet)][packet.dst].push(packet);
   const uint64_t arrival = cycle_ + latency_;
