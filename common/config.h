@@ -204,9 +204,12 @@ template <class T>
 class Table : public TableBase {
  public:
   // `description`: one line saying what the section configures.
-  explicit Table(std::string description)
+  explicit Table(std::string description) : Table(std::move(description), T{}) {}
+  // A table whose defaults are `defaults` rather than T's initialisers
+  // (several sections of one struct type with different defaults).
+  Table(std::string description, T defaults)
       : TableBase(
-            std::move(description), std::make_shared<const T>(),
+            std::move(description), std::make_shared<const T>(std::move(defaults)),
             [](const void* o) -> std::shared_ptr<void> {
               return std::make_shared<T>(*static_cast<const T*>(o));
             },

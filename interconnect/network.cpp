@@ -28,14 +28,17 @@ void Network::record_inject(Subnet subnet, const Packet& p) {
 }
 
 void Network::record_eject(Subnet subnet, const Packet& p) {
-  WARPSIM_INVARIANT(p.created <= p.injected && p.injected <= cycle_,
-                    "packet times must satisfy created <= injected <= ejection");
+  WARPSIM_INVARIANT(p.created <= p.injected && p.injected <= p.arrived && p.arrived <= cycle_,
+                    "packet times must satisfy created <= injected <= arrived <= ejection");
   NodeStats& s = stats_[int(subnet)][p.dst];
   s.packets_ejected++;
   s.flits_ejected += p.flits;
   s.queue_latency += p.injected - p.created;
-  s.network_latency += cycle_ - p.injected;
+  s.network_latency += p.arrived - p.injected;
   s.max_latency = std::max(s.max_latency, cycle_ - p.created);
+  s.ejection_latency += cycle_ - p.arrived;
+  s.hops += p.hops;
+  s.flit_hops += uint64_t{p.flits} * p.hops;
 }
 
 }  // namespace warpsim::interconnect

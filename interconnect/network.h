@@ -16,8 +16,9 @@
 //      back-pressure (the source keeps the packet and retries), never a drop;
 //   3. tick(): the network advances one cycle.
 // A packet injected in cycle t can be ejected at the earliest in cycle
-// t + 1 (ideal: t + latency). Per subnet and source/destination pair,
-// packets are delivered in injection order.
+// t + 1 (ideal: t + latency). Where in_order() is true, packets of one
+// subnet and (source, destination) pair are delivered in injection order;
+// networks with several virtual channels or paths may reorder them.
 //
 // Statistics per node and subnet (NodeStats) and activity counts per subnet
 // (NetworkActivity) are kept here in the base class, so every implementation
@@ -25,6 +26,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -48,9 +50,13 @@ struct NodeStats {
   uint64_t packets_injected = 0, flits_injected = 0;
   uint64_t packets_ejected = 0, flits_ejected = 0;
   uint64_t queue_latency = 0;    // sum over ejected packets: injected - created
-  uint64_t network_latency = 0;  // sum over ejected packets: ejection cycle - injected
+  uint64_t network_latency = 0;  // sum over ejected packets: tail's arrival - injected
   uint64_t max_latency = 0;      // largest (ejection - created)
   uint64_t blocked_cycles = 0;   // cycles this node had a packet but could not inject (count_blocked)
+  uint64_t ejection_latency = 0; // sum over ejected packets: ejection cycle - tail's arrival
+  uint64_t hops = 0;             // sum over ejected packets: routers passed
+  uint64_t flit_hops = 0;        // sum over ejected packets: flits x routers passed
+  uint64_t injection_stalled_cycles = 0;  // cycles the node's interface held a packet and sent no flit
 };
 
 // Events of one subnet, counted by the topologies that have the structures
@@ -62,6 +68,14 @@ struct NetworkActivity {
   uint64_t switch_traversals = 0;   // flits through a switch
   uint64_t link_traversals = 0;     // flits over a link between routers (flit-hops)
   uint64_t stalled_cycles = 0;      // cycles a granted connection moved no flit (downstream full)
+  uint64_t vc_allocations = 0;      // output virtual channels granted to packets (routers)
+};
+
+// A network that cannot go on: a deadlock, or a packet its routing cannot
+// deliver. The timing model ends the launch with it as the kernel's fault.
+class NetworkError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 class Network {
@@ -93,6 +107,15 @@ class Network {
   virtual bool idle() const = 0;
   // The topology's registered name.
   virtual std::string_view name() const = 0;
+  // Whether packets of one subnet and (source, destination) pair always
+  // arrive in injection order.
+  virtual bool in_order() const { return true; }
+  // Whether a packet from node `src` can reach node `dst` (a checkerboard
+  // mesh cannot route between some pairs of core nodes).
+  virtual bool routable(uint32_t src, uint32_t dst) const {
+    (void)src, (void)dst;
+    return true;
+  }
 
   uint64_t cycle() const { return cycle_; }
   uint32_t nodes() const { return nodes_; }
@@ -106,6 +129,14 @@ class Network {
   void count_blocked(Subnet subnet, uint32_t node) { stats_[int(subnet)][node].blocked_cycles++; }
   const NodeStats& stats(Subnet subnet, uint32_t node) const { return stats_[int(subnet)][node]; }
   const NetworkActivity& activity(Subnet subnet) const { return activity_[int(subnet)]; }
+  // Routers (of every plane, plane by plane) and their activity, both
+  // subnets together: the per-router inputs of an energy model. None for
+  // networks without routers.
+  virtual size_t routers() const { return 0; }
+  virtual NetworkActivity router_activity(size_t router) const {
+    (void)router;
+    return {};
+  }
 
  protected:
   // Implementations call these so the statistics stay uniform.

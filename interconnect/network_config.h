@@ -11,6 +11,7 @@
 
 #include "common/config.h"
 #include "common/plugin_sections.h"
+#include "interconnect/router/router_config.h"
 
 namespace warpsim::interconnect {
 
@@ -26,6 +27,8 @@ struct NetworkConfig {
   // [interconnect.<name>] of every topology; a topology reads its own:
   // topologies.get<CrossbarConfig>("crossbar").
   config::PluginSections topologies = topology_sections();
+  // [interconnect.router]: the routers of every flit-level topology.
+  RouterConfig router;
 };
 
 const config::Table<NetworkConfig>& network_config_table();

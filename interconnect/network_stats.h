@@ -15,6 +15,7 @@ namespace warpsim::interconnect {
 struct SubnetScope {
   uint64_t network_cycles = 0;   // the launch's duration in network cycles
   uint64_t injecting_nodes = 0;  // nodes that inject into this subnet (requests: cores; replies: memory nodes)
+  uint64_t nodes = 0;            // all nodes of the network
 };
 
 const stats::StatTable<NodeStats, SubnetScope>& node_stats_table();

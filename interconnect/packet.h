@@ -24,7 +24,7 @@ struct Packet {
   uint64_t payload = 0;   // opaque to the network, returned unchanged at ejection
   uint64_t created = 0;   // network cycle the sender first wanted to inject it (for queueing latency)
   uint64_t injected = 0;  // set by the network: cycle it entered the network
-  uint64_t arrived = 0;   // set by the network: cycle its tail reached the destination (ejectable)
+  uint64_t arrived = 0;   // set by the network: cycle its tail reached the destination node
   uint32_t hops = 0;      // set by the network: routers it passed (0: ideal, 1: crossbar)
   // Header fields for mechanisms in routers and nodes (a DRAM bank and row for
   // row-aware routers, a slack, a hop index): carried unchanged by the

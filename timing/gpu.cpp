@@ -128,7 +128,14 @@ LaunchRun Gpu::launch(functional::LaunchContext& ctx, const functional::Executor
           fmt::format("the launch ran for timing.max_cycles = {} cycles without finishing", max_cycles));
       break;
     }
-    memory_->advance(now);
+    try {
+      memory_->advance(now);
+    } catch (const interconnect::NetworkError& e) {
+      // A deadlocked network (or a packet its routing cannot deliver) ends
+      // the launch with a report, as a hung kernel does.
+      l.out.fault = launch_fault(functional::FaultKind::Timeout, std::string("interconnect: ") + e.what());
+      break;
+    }
     bool active = place_ctas(l, now);
     active |= tick_sms(l, now);
     if (l.out.fault) break;

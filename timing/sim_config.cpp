@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "functional/executor_config.h"
+#include "interconnect/network_registry.h"
 #include "timing/memory/address_mapping.h"
 
 namespace warpsim {
@@ -87,6 +88,11 @@ bool validate_memory_system(SimConfig& config, DiagnosticEngine& diags) {
   }
   if (t.memory.model != timing::MemoryModel::MemorySystem) return true;
   bool ok = true;
+  const std::string network_error = interconnect::validate_network(t.network, network_roles(config));
+  if (!network_error.empty()) {
+    diags.error(nullptr, {}, network_error);
+    ok = false;
+  }
   const timing::AddressMapping mapping(t.partition.address_mapping());
   for (const auto& [name, cache] : {std::pair<const char*, const timing::CacheConfig*>{"l1d", &t.l1d},
                                     {"l1i", &t.l1i}, {"constant", &t.constant}})
@@ -123,6 +129,13 @@ bool validate_memory_system(SimConfig& config, DiagnosticEngine& diags) {
 }
 
 }  // namespace
+
+std::vector<interconnect::NodeRole> network_roles(const SimConfig& config) {
+  const timing::TimingConfig& t = config.timing;
+  std::vector<interconnect::NodeRole> roles(config.gpu.num_sms / t.gpu.sms_per_cluster, interconnect::NodeRole::Core);
+  roles.resize(roles.size() + t.partition.partitions * t.partition.sub_partitions, interconnect::NodeRole::Memory);
+  return roles;
+}
 
 config::Schema sim_config_schema(SimConfig& config) {
   config::Schema schema;

@@ -20,6 +20,7 @@
 #include "common/diagnostics.h"
 #include "common/gpu_config.h"
 #include "functional/grid.h"
+#include "interconnect/network.h"
 #include "timing/timing_config.h"
 
 namespace warpsim {
@@ -36,6 +37,10 @@ config::Schema sim_config_schema(SimConfig& config);
 
 // The search path for named configs, in order (see above).
 std::vector<std::string> config_search_path();
+
+// The network's nodes for `config`: one Core node per cluster of SMs, then
+// one Memory node per L2 slice (the order the memory system numbers them).
+std::vector<interconnect::NodeRole> network_roles(const SimConfig& config);
 
 // Built-in defaults (empty `name_or_file`) or the named config / file, then
 // `overrides` ("section.key=value") in order, then validation. Diagnostics

@@ -191,7 +191,9 @@ TEST(NetworkStats, CountsAtSourceAndLatenciesAtDestination) {
   EXPECT_EQ(s1.packets_ejected, 2u);
   EXPECT_EQ(s1.flits_ejected, 6u);     // 1 + 5
   EXPECT_EQ(s1.queue_latency, 3u);     // (10 - 7) + (10 - 10)
-  EXPECT_EQ(s1.network_latency, 10u);  // (14 - 10) + (16 - 10)
+  EXPECT_EQ(s1.network_latency, 8u);   // both arrived at 14: (14 - 10) + (14 - 10)
+  EXPECT_EQ(s1.ejection_latency, 2u);  // the second waited from 14 to 16 for the receiver
+  EXPECT_EQ(s1.hops, 0u);              // the ideal network has no routers
   EXPECT_EQ(s1.max_latency, 7u);       // max(14 - 7, 16 - 10)
   EXPECT_EQ(net->stats(kRep, 1).packets_ejected, 0u);
   EXPECT_EQ(net->stats(kRep, 0).packets_injected, 0u);
@@ -793,9 +795,9 @@ TEST(NetworkConfigTable, CopiesAreDeep) {
 }
 
 TEST(NetworkConfigTable, RejectsUnknownTopologyListingTheNames) {
-  LoadResult r = load("[interconnect]\ntopology = \"torus\"\n");
+  LoadResult r = load("[interconnect]\ntopology = \"hypercube\"\n");
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.messages.find("unknown network topology 'torus' (one of: " + topologies().joined() + ")"),
+  EXPECT_NE(r.messages.find("unknown network topology 'hypercube' (one of: " + topologies().joined() + ")"),
             std::string::npos)
       << r.messages;
 }

@@ -76,6 +76,7 @@ MemoryActivity difference(const MemoryActivity& after, const MemoryActivity& bef
     subtract_each(d.nodes[s], before.nodes[s], interconnect::node_stats_table());
     d.network[s] = interconnect::network_activity_table().difference(after.network[s], before.network[s]);
   }
+  subtract_each(d.routers, before.routers, interconnect::network_activity_table());
   sum_totals(d);
   return d;
 }
@@ -92,7 +93,7 @@ void publish(StatsRegistry& stats, const MemoryActivity& m, uint64_t launch_cycl
   const uint64_t nodes = m.nodes[0].size();
   const uint64_t injecting[kSubnets] = {m.clusters, nodes - m.clusters};
   for (int s = 0; s < kSubnets; ++s) {
-    interconnect::node_stats_table().publish(stats, m.net[s], kSubnetStats[s], {network_cycles, injecting[s]});
+    interconnect::node_stats_table().publish(stats, m.net[s], kSubnetStats[s], {network_cycles, injecting[s], nodes});
     interconnect::network_activity_table().publish(stats, m.network[s], kSubnetStats[s]);
   }
   for (size_t p = 0; p < m.partitions.size(); ++p) {
@@ -106,6 +107,10 @@ void publish(StatsRegistry& stats, const MemoryActivity& m, uint64_t launch_cycl
       if (interconnect::node_stats_table().instance_idle(n)) continue;
       interconnect::node_stats_table().publish_instance(stats, n, fmt::format("icnt.node.{}.{}", node, kSubnetNames[s]));
     }
+  for (size_t r = 0; r < m.routers.size(); ++r) {
+    if (interconnect::network_activity_table().instance_idle(m.routers[r])) continue;
+    interconnect::network_activity_table().publish_instance(stats, m.routers[r], fmt::format("icnt.router.{}", r));
+  }
 }
 
 }  // namespace warpsim::timing

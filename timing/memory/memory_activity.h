@@ -50,6 +50,7 @@ struct MemoryActivity {
   std::vector<PartitionActivity> partitions;
   std::vector<interconnect::NodeStats> nodes[interconnect::kSubnets];  // per network node
   interconnect::NetworkActivity network[interconnect::kSubnets];      // per subnet
+  std::vector<interconnect::NetworkActivity> routers;                 // per router (flit-level networks)
   // Totals over the partitions and the nodes.
   CacheCounters l2;
   L2SliceStats slices;
@@ -72,7 +73,8 @@ void sum_totals(MemoryActivity& m);
 MemoryActivity difference(const MemoryActivity& after, const MemoryActivity& before);
 // Publishes one launch of `launch_cycles` core cycles: totals under their
 // components' names, and per partition (timing.partition.N.{l2,dram}) and
-// per network node with traffic (icnt.node.N.{request,reply}).
+// per network node with traffic (icnt.node.N.{request,reply}) and per router
+// with traffic (icnt.router.N).
 void publish(StatsRegistry& stats, const MemoryActivity& launch, uint64_t launch_cycles);
 
 }  // namespace warpsim::timing

@@ -29,8 +29,8 @@ MemorySystem::MemorySystem(const SimConfig& config, const Mechanisms& mechanisms
   const uint32_t clusters = config_.gpu.num_sms / sms_per_cluster_;
   const uint32_t slices = t.partition.partitions * t.partition.sub_partitions;
   // Nodes: the clusters' ports, then the L2 slices.
-  std::vector<interconnect::NodeRole> roles(clusters, interconnect::NodeRole::Core);
-  roles.resize(clusters + slices, interconnect::NodeRole::Memory);
+  const std::vector<interconnect::NodeRole> roles = network_roles(config_);
+  WARPSIM_INVARIANT(roles.size() == clusters + slices, "network_roles numbers the clusters and the slices");
   network_ = interconnect::make_network(t.network, roles);
   WARPSIM_INVARIANT(network_ != nullptr, "the network topology was validated");
   net_ports_ = ActiveSet(clusters);
@@ -300,6 +300,7 @@ MemoryActivity MemorySystem::activity() const {
     for (uint32_t n = 0; n < network_->nodes(); ++n) m.nodes[s].push_back(network_->stats(Subnet(s), n));
     m.network[s] = network_->activity(Subnet(s));
   }
+  for (size_t r = 0; r < network_->routers(); ++r) m.routers.push_back(network_->router_activity(r));
   sum_totals(m);
   return m;
 }
