@@ -17,10 +17,18 @@ struct PacketSizes {
     uint32_t flits = 1;   // >= 1
     uint64_t weight = 1;  // relative, >= 1
   };
-  std::vector<Size> sizes = {{1, 1}};
+  std::vector<Size> sizes = std::vector<Size>(1);  // one size: 1 flit
 
-  static PacketSizes fixed(uint32_t flits) { return {{{flits, 1}}}; }
-  static PacketSizes mixed() { return {{{1, 1}, {5, 1}}}; }
+  static PacketSizes fixed(uint32_t flits) {
+    PacketSizes p;
+    p.sizes = {Size{flits, 1}};
+    return p;
+  }
+  static PacketSizes mixed() {
+    PacketSizes p;
+    p.sizes = {Size{1, 1}, Size{5, 1}};
+    return p;
+  }
 
   double mean_flits() const;
   // "1 flit", "5 flits", "1 or 5 flits (mean 3)"
