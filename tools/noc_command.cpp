@@ -355,37 +355,37 @@ void register_noc_run_command(CLI::App& noc) {
       "run", "Drive the network with synthetic traffic and print latency and throughput per injection rate "
              "(BookSim-style measurement; docs/noc-traffic.md)");
   run_cmd->add_option("--config", opt->config,
-                      "GPU configuration: a name from configs/ or a TOML file; default: the built-in GPU");
-  run_cmd->add_option("--set", opt->overrides, "Override a configuration value: section.key=value (repeatable)")
+                      "GPU configuration: a name from configs/ or a TOML file; default: the built-in GPU")->type_name("NAME|FILE");
+  run_cmd->add_option("--set", opt->overrides, "Override a configuration value: section.key=value (repeatable)")->type_name("SECTION.KEY=VALUE")
       ->allow_extra_args(false);
   run_cmd->add_option("--traffic", opt->traffic,
-                      "Traffic pattern: " + traffic_patterns().joined() + " (default uniform)");
-  run_cmd->add_option("--rate", opt->rate, "One injection rate: packets per source node per cycle, in (0, 1]");
+                      "Traffic pattern: " + traffic_patterns().joined() + " (default uniform)")->type_name("PATTERN");
+  run_cmd->add_option("--rate", opt->rate, "One injection rate: packets per source node per cycle, in (0, 1]")->type_name("R");
   CLI::Option* sweep =
       run_cmd
           ->add_option("--sweep", opt->sweep,
-                       "Several rates: R1,R2,... or, with no list, from light load up to the first saturated rate")
+                       "Several rates: R1,R2,... or, with no list, from light load up to the first saturated rate")->type_name("R1,R2,...")
           ->expected(0, 1);
   run_cmd->add_option("--packet-flits", opt->packet_flits,
-                      "Packet size in flits, or 'mixed' (1 or 5 flits, equally likely); default 1");
+                      "Packet size in flits, or 'mixed' (1 or 5 flits, equally likely); default 1")->type_name("N|mixed");
   run_cmd->add_option("--nodes", opt->nodes,
-                      "Build N nodes, all Core, instead of the GPU's (clusters, then L2 slices)");
-  run_cmd->add_option("--seed", opt->seed, "Random seed (default 0)");
+                      "Build N nodes, all Core, instead of the GPU's (clusters, then L2 slices)")->type_name("N");
+  run_cmd->add_option("--seed", opt->seed, "Random seed (default 0)")->type_name("S");
   run_cmd->add_option("--hotspot", opt->hotspot,
                       "hotspot pattern: destinations NODE[:WEIGHT],... with * for every other node "
-                      "(27: all to node 27; 27:16,*:1: node 27 weight 16, the others 1)");
-  run_cmd->add_option("--gpu-read-fraction", opt->gpu_read_fraction, "gpu pattern: fraction of reads (default 0.9)");
+                      "(27: all to node 27; 27:16,*:1: node 27 weight 16, the others 1)")->type_name("LIST");
+  run_cmd->add_option("--gpu-read-fraction", opt->gpu_read_fraction, "gpu pattern: fraction of reads (default 0.9)")->type_name("F");
   run_cmd->add_option("--gpu-hotspot", opt->gpu_hotspot,
-                      "gpu pattern: fraction of requests sent to one memory node (default 0)");
+                      "gpu pattern: fraction of requests sent to one memory node (default 0)")->type_name("F");
   run_cmd->add_option("--gpu-hotspot-node", opt->gpu_hotspot_node,
-                      "gpu pattern: that memory node (default: the first Memory node)");
-  run_cmd->add_option("--warmup-periods", opt->warmup_periods, "Warm-up sample periods (default 3)");
-  run_cmd->add_option("--sample-period", opt->sample_period, "Cycles per sample period (default 5000)");
+                      "gpu pattern: that memory node (default: the first Memory node)")->type_name("NODE");
+  run_cmd->add_option("--warmup-periods", opt->warmup_periods, "Warm-up sample periods (default 3)")->type_name("N");
+  run_cmd->add_option("--sample-period", opt->sample_period, "Cycles per sample period (default 5000)")->type_name("CYCLES");
   run_cmd->add_option("--max-samples", opt->max_samples,
-                      "Most sample periods in all, warm-up included (default 20)");
+                      "Most sample periods in all, warm-up included (default 20)")->type_name("N");
   run_cmd->add_option("--latency-threshold", opt->latency_threshold,
-                      "Unstable above this average latency in cycles (default 500)");
-  run_cmd->add_option("--json", opt->json, "Also write the results as JSON to this file");
+                      "Unstable above this average latency in cycles (default 500)")->type_name("CYCLES");
+  run_cmd->add_option("--json", opt->json, "Also write the results as JSON to this file")->type_name("FILE");
   run_cmd->callback([opt, sweep] {
     opt->sweep_given = sweep->count() > 0;
     set_exit_code(run(*opt));

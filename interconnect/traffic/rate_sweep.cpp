@@ -2,7 +2,7 @@
 #include "interconnect/traffic/rate_sweep.h"
 
 #include <algorithm>
-#include <cmath>
+#include <vector>
 
 #include "common/invariant.h"
 
@@ -31,12 +31,28 @@ void classify(SweepResult& s) {
     }
 }
 
-// The next value of the 1-2-5 series above `rate`.
+// The 1-2-5 series from 1e-15 up to 1, ascending. Each value is m / 10^k
+// with 10^k an exact double, so it is the correctly rounded decimal on every
+// platform (std::pow and std::log10 need not be).
+const std::vector<double>& series_125() {
+  static const std::vector<double> series = [] {
+    std::vector<double> v;
+    for (int k = 15; k >= 1; --k) {
+      double power = 1;
+      for (int i = 0; i < k; ++i) power *= 10;
+      for (double m : {1.0, 2.0, 5.0}) v.push_back(m / power);
+    }
+    v.push_back(1.0);
+    return v;
+  }();
+  return series;
+}
+
+// The first value of the series above `rate` (1 at most).
 double next_125(double rate) {
-  const double decade = std::pow(10.0, std::floor(std::log10(rate) + 1e-9));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * decade > rate * (1 + 1e-9)) return m * decade;
-  return 10 * decade;
+  for (double v : series_125())
+    if (v > rate * (1 + 1e-9)) return v;
+  return 1.0;
 }
 
 }  // namespace
@@ -73,10 +89,10 @@ SweepResult sweep_automatic(double start, uint32_t refinements, const MeasurePoi
 
 double automatic_start_rate(uint32_t nodes, double mean_flits) {
   const double bound = std::min(0.001, 0.1 / (double(std::max(nodes, 1u)) * std::max(mean_flits, 1.0)));
-  double decade = std::pow(10.0, std::floor(std::log10(bound) + 1e-9));
-  for (double m : {5.0, 2.0, 1.0})
-    if (m * decade <= bound * (1 + 1e-9)) return m * decade;
-  return decade;
+  double start = series_125().front();
+  for (double v : series_125())
+    if (v <= bound * (1 + 1e-9)) start = v;
+  return start;
 }
 
 }  // namespace warpsim::interconnect

@@ -1,7 +1,7 @@
 #pragma once
 // A latency-throughput curve: points at several injection rates
 // (traffic_measurement.h), the zero-load latency and the saturation
-// throughput, by the rule of the BookSim 2 reference studies:
+// throughput:
 //   - zero-load latency: the packet latency at the lowest rate;
 //   - a point is saturated when it is unstable or its packet latency
 //     exceeds kSaturationFactor x the zero-load latency;
