@@ -91,8 +91,8 @@ double fraction(std::string_view option, const std::string& text) {
 double rate(std::string_view option, const std::string& text) {
   const double v = real(option, text);
   if (v <= 0 || v > 1)
-    throw BadInput{fmt::format("{} {}: a rate is packets per node per cycle, more than 0 and at most 1",
-                               option, text)};
+    throw BadInput{
+        fmt::format("{} {}: a rate is packets per node per cycle, more than 0 and at most 1", option, text)};
   return v;
 }
 
@@ -128,8 +128,9 @@ TrafficParams traffic_params(const NocRunOptions& opt) {
   TrafficParams p;
   if (!opt.packet_flits.empty()) {
     if (gpu)
-      throw BadInput{"--packet-flits does not apply to the gpu pattern, which sizes its own requests and "
-                     "replies"};
+      throw BadInput{
+          "--packet-flits does not apply to the gpu pattern, which sizes its own requests and "
+          "replies"};
     std::string error;
     auto sizes = parse_packet_sizes(opt.packet_flits, error);
     if (!sizes) throw BadInput{"--packet-flits: " + error};
@@ -138,13 +139,16 @@ TrafficParams traffic_params(const NocRunOptions& opt) {
   if (!opt.hotspot.empty() && opt.traffic != "hotspot")
     throw BadInput{"--hotspot applies to the hotspot pattern only (--traffic hotspot)"};
   if (opt.traffic == "hotspot" && opt.hotspot.empty())
-    throw BadInput{"the hotspot pattern needs --hotspot NODE[:WEIGHT],... (e.g. --hotspot 27 or "
-                   "--hotspot 27:16,*:1)"};
+    throw BadInput{
+        "the hotspot pattern needs --hotspot NODE[:WEIGHT],... (e.g. --hotspot 27 or "
+        "--hotspot 27:16,*:1)"};
   p.hotspot = opt.hotspot;
-  const bool gpu_options = !opt.gpu_read_fraction.empty() || !opt.gpu_hotspot.empty() || !opt.gpu_hotspot_node.empty();
+  const bool gpu_options =
+      !opt.gpu_read_fraction.empty() || !opt.gpu_hotspot.empty() || !opt.gpu_hotspot_node.empty();
   if (gpu_options && !gpu)
     throw BadInput{"--gpu-read-fraction, --gpu-hotspot and --gpu-hotspot-node apply to the gpu pattern only"};
-  if (!opt.gpu_read_fraction.empty()) p.gpu.read_fraction = fraction("--gpu-read-fraction", opt.gpu_read_fraction);
+  if (!opt.gpu_read_fraction.empty())
+    p.gpu.read_fraction = fraction("--gpu-read-fraction", opt.gpu_read_fraction);
   if (!opt.gpu_hotspot.empty()) p.gpu.hotspot_fraction = fraction("--gpu-hotspot", opt.gpu_hotspot);
   if (!opt.gpu_hotspot_node.empty())
     p.gpu.hotspot_node = whole<uint32_t>("--gpu-hotspot-node", opt.gpu_hotspot_node, 0, UINT32_MAX);
@@ -161,7 +165,7 @@ MeasurementConfig measurement(const NocRunOptions& opt) {
   return m;
 }
 
-// "0.0123", "12.3k", "4.56M": flit-hops per second.
+// "735", "12.3k", "4.56M": flit-hops per second.
 std::string si(double v) {
   if (v >= 1e9) return fmt::format("{:.2f}G", v / 1e9);
   if (v >= 1e6) return fmt::format("{:.2f}M", v / 1e6);
@@ -177,22 +181,23 @@ std::string status(const SweepResult& s, size_t i) {
 }
 
 void print_table(const SweepResult& s, bool closed_loop) {
-  fmt::print("{:>9} {:>9} {:>9} {:>9} {:>9} {:>6} {:>9}{} {:>10} {:>11}  {}\n", "rate", "offered", "pkt lat",
-             "net lat", "accepted", "hops", "packets", closed_loop ? fmt::format(" {:>10}", "round trip") : "",
-             "cycles", "flit-hops/s", "status");
+  fmt::print("{:>10} {:>9} {:>9} {:>9} {:>9} {:>6} {:>9}{} {:>10} {:>11}  {}\n", "rate", "offered", "pkt lat",
+             "net lat", "accepted", "hops", "packets",
+             closed_loop ? fmt::format(" {:>10}", "round trip") : "", "cycles", "flit-hops/s", "status");
   bool any_unstable = false;
   for (size_t i = 0; i < s.points.size(); ++i) {
     const PointResult& p = s.points[i];
     const char* mark = p.stable ? " " : "*";
     any_unstable = any_unstable || !p.stable;
-    fmt::print("{:>9.6g} {:>9.4f} {:>8.2f}{} {:>8.2f}{} {:>8.4f}{} {:>6.2f} {:>9}{} {:>10} {:>11}  {}\n", p.rate,
-               p.offered, p.packet_latency, mark, p.network_latency, mark, p.accepted, mark, p.hops, p.packets,
-               closed_loop ? fmt::format(" {:>9.2f}{}", p.round_trip, mark) : "", p.cycles,
+    fmt::print("{:>10.6g} {:>9.4f} {:>8.2f}{} {:>8.2f}{} {:>8.4f}{} {:>6.2f} {:>9}{} {:>10} {:>11}  {}\n",
+               p.rate, p.offered, p.packet_latency, mark, p.network_latency, mark, p.accepted, mark, p.hops,
+               p.packets, closed_loop ? fmt::format(" {:>9.2f}{}", p.round_trip, mark) : "", p.cycles,
                si(p.flit_hops_per_second()), status(s, i));
   }
   if (any_unstable)
-    fmt::print("* last values of an unstable point, not converged: its packet latency counts the packets "
-               "still in flight\n");
+    fmt::print(
+        "* last values of an unstable point, not converged: its packet latency counts the packets "
+        "still in flight\n");
 }
 
 void print_summary(const SweepResult& s) {
@@ -201,13 +206,15 @@ void print_summary(const SweepResult& s) {
     fmt::print("zero-load latency: none (the lowest rate, {:g}, is unstable)\n", s.points.front().rate);
     return;
   }
-  fmt::print("zero-load latency: {:.2f} cycles (at rate {:g})\n", *s.zero_load_latency, s.points.front().rate);
+  fmt::print("zero-load latency: {:.2f} cycles (at rate {:g})\n", *s.zero_load_latency,
+             s.points.front().rate);
   if (s.knee) {
     const PointResult& last = s.points[*s.knee];
     const size_t first_bad = *s.knee + 1;
-    fmt::print("saturation throughput: {:.4f} flits/node/cycle (at rate {:g}; rate {:g} is {})\n", last.accepted,
-               last.rate, s.points[first_bad].rate,
-               s.points[first_bad].stable ? fmt::format("over {:g}x zero-load", kSaturationFactor) : "unstable");
+    fmt::print(
+        "saturation throughput: {:.4f} flits/node/cycle (at rate {:g}; rate {:g} is {})\n", last.accepted,
+        last.rate, s.points[first_bad].rate,
+        s.points[first_bad].stable ? fmt::format("over {:g}x zero-load", kSaturationFactor) : "unstable");
   } else if (s.saturated.size() > 1 && s.saturated[1]) {
     fmt::print("saturation throughput: below the second rate ({:g})\n", s.points[1].rate);
   } else {
@@ -316,11 +323,12 @@ int run(const NocRunOptions& opt) {
              opt.traffic == "gpu" ? fmt::format("{:g}% reads", 100 * params.gpu.read_fraction)
                                   : params.sizes.describe(),
              pattern->sources().size(), seed);
-  fmt::print("method: warm-up {} x {} cycles; sample periods of {} cycles until {} in a row change latency and "
-             "throughput by < {:g}% (at most {} periods in all); drain of the measured packets; unstable above "
-             "{:g} cycles\n\n",
-             method.warmup_periods, method.sample_period, method.sample_period, method.converge_periods,
-             100 * method.stopping_threshold, method.max_samples, method.latency_threshold);
+  fmt::print(
+      "method: warm-up {} x {} cycles; sample periods of {} cycles until {} in a row change latency and "
+      "throughput by < {:g}% (at most {} periods in all); drain of the measured packets; unstable above "
+      "{:g} cycles\n\n",
+      method.warmup_periods, method.sample_period, method.sample_period, method.converge_periods,
+      100 * method.stopping_threshold, method.max_samples, method.latency_threshold);
   std::fflush(stdout);
 
   const bool progress = ::isatty(2);
@@ -332,8 +340,8 @@ int run(const NocRunOptions& opt) {
   };
   const SweepResult sweep =
       opt.sweep_given && opt.sweep.empty()
-          ? sweep_automatic(automatic_start_rate(uint32_t(roles.size()), pattern->mean_flits()), kSweepRefinements,
-                            measure)
+          ? sweep_automatic(automatic_start_rate(uint32_t(roles.size()), pattern->mean_flits()),
+                            kSweepRefinements, measure)
           : sweep_rates(rates, measure);
   print_table(sweep, pattern->closed_loop());
   print_summary(sweep);
@@ -352,39 +360,68 @@ int run(const NocRunOptions& opt) {
 void register_noc_run_command(CLI::App& noc) {
   auto opt = std::make_shared<NocRunOptions>();
   CLI::App* run_cmd = noc.add_subcommand(
-      "run", "Drive the network with synthetic traffic and print latency and throughput per injection rate "
-             "(BookSim-style measurement; docs/noc-traffic.md)");
-  run_cmd->add_option("--config", opt->config,
-                      "GPU configuration: a name from configs/ or a TOML file; default: the built-in GPU")->type_name("NAME|FILE");
-  run_cmd->add_option("--set", opt->overrides, "Override a configuration value: section.key=value (repeatable)")->type_name("SECTION.KEY=VALUE")
+      "run",
+      "Drive the network with synthetic traffic and print latency and throughput per injection rate "
+      "(BookSim-style measurement; docs/noc-traffic.md)");
+  run_cmd
+      ->add_option("--config", opt->config,
+                   "GPU configuration: a name from configs/ or a TOML file; default: the built-in GPU")
+      ->type_name("NAME|FILE");
+  run_cmd
+      ->add_option("--set", opt->overrides, "Override a configuration value: section.key=value (repeatable)")
+      ->type_name("SECTION.KEY=VALUE")
       ->allow_extra_args(false);
-  run_cmd->add_option("--traffic", opt->traffic,
-                      "Traffic pattern: " + traffic_patterns().joined() + " (default uniform)")->type_name("PATTERN");
-  run_cmd->add_option("--rate", opt->rate, "One injection rate: packets per source node per cycle, in (0, 1]")->type_name("R");
+  run_cmd
+      ->add_option("--traffic", opt->traffic,
+                   "Traffic pattern: " + traffic_patterns().joined() + " (default uniform)")
+      ->type_name("PATTERN");
+  run_cmd->add_option("--rate", opt->rate, "One injection rate: packets per source node per cycle, in (0, 1]")
+      ->type_name("R");
   CLI::Option* sweep =
       run_cmd
-          ->add_option("--sweep", opt->sweep,
-                       "Several rates: R1,R2,... or, with no list, from light load up to the first saturated rate")->type_name("R1,R2,...")
+          ->add_option(
+              "--sweep", opt->sweep,
+              "Several rates: R1,R2,... or, with no list, from light load up to the first saturated rate")
+          ->type_name("R1,R2,...")
           ->expected(0, 1);
-  run_cmd->add_option("--packet-flits", opt->packet_flits,
-                      "Packet size in flits, or 'mixed' (1 or 5 flits, equally likely); default 1")->type_name("N|mixed");
-  run_cmd->add_option("--nodes", opt->nodes,
-                      "Build N nodes, all Core, instead of the GPU's (clusters, then L2 slices)")->type_name("N");
+  run_cmd
+      ->add_option("--packet-flits", opt->packet_flits,
+                   "Packet size in flits, or 'mixed' (1 or 5 flits, equally likely); default 1")
+      ->type_name("N|mixed");
+  run_cmd
+      ->add_option("--nodes", opt->nodes,
+                   "Build N nodes, all Core, instead of the GPU's (clusters, then L2 slices)")
+      ->type_name("N");
   run_cmd->add_option("--seed", opt->seed, "Random seed (default 0)")->type_name("S");
-  run_cmd->add_option("--hotspot", opt->hotspot,
-                      "hotspot pattern: destinations NODE[:WEIGHT],... with * for every other node "
-                      "(27: all to node 27; 27:16,*:1: node 27 weight 16, the others 1)")->type_name("LIST");
-  run_cmd->add_option("--gpu-read-fraction", opt->gpu_read_fraction, "gpu pattern: fraction of reads (default 0.9)")->type_name("F");
-  run_cmd->add_option("--gpu-hotspot", opt->gpu_hotspot,
-                      "gpu pattern: fraction of requests sent to one memory node (default 0)")->type_name("F");
-  run_cmd->add_option("--gpu-hotspot-node", opt->gpu_hotspot_node,
-                      "gpu pattern: that memory node (default: the first Memory node)")->type_name("NODE");
-  run_cmd->add_option("--warmup-periods", opt->warmup_periods, "Warm-up sample periods (default 3)")->type_name("N");
-  run_cmd->add_option("--sample-period", opt->sample_period, "Cycles per sample period (default 5000)")->type_name("CYCLES");
-  run_cmd->add_option("--max-samples", opt->max_samples,
-                      "Most sample periods in all, warm-up included (default 20)")->type_name("N");
-  run_cmd->add_option("--latency-threshold", opt->latency_threshold,
-                      "Unstable above this average latency in cycles (default 500)")->type_name("CYCLES");
+  run_cmd
+      ->add_option("--hotspot", opt->hotspot,
+                   "hotspot pattern: destinations NODE[:WEIGHT],... with * for every other node "
+                   "(27: all to node 27; 27:16,*:1: node 27 weight 16, the others 1)")
+      ->type_name("LIST");
+  run_cmd
+      ->add_option("--gpu-read-fraction", opt->gpu_read_fraction,
+                   "gpu pattern: fraction of reads (default 0.9)")
+      ->type_name("F");
+  run_cmd
+      ->add_option("--gpu-hotspot", opt->gpu_hotspot,
+                   "gpu pattern: fraction of requests sent to one memory node (default 0)")
+      ->type_name("F");
+  run_cmd
+      ->add_option("--gpu-hotspot-node", opt->gpu_hotspot_node,
+                   "gpu pattern: that memory node (default: the first Memory node)")
+      ->type_name("NODE");
+  run_cmd->add_option("--warmup-periods", opt->warmup_periods, "Warm-up sample periods (default 3)")
+      ->type_name("N");
+  run_cmd->add_option("--sample-period", opt->sample_period, "Cycles per sample period (default 5000)")
+      ->type_name("CYCLES");
+  run_cmd
+      ->add_option("--max-samples", opt->max_samples,
+                   "Most sample periods in all, warm-up included (default 20)")
+      ->type_name("N");
+  run_cmd
+      ->add_option("--latency-threshold", opt->latency_threshold,
+                   "Unstable above this average latency in cycles (default 500)")
+      ->type_name("CYCLES");
   run_cmd->add_option("--json", opt->json, "Also write the results as JSON to this file")->type_name("FILE");
   run_cmd->callback([opt, sweep] {
     opt->sweep_given = sweep->count() > 0;

@@ -217,13 +217,15 @@ TEST(TrafficPatterns, ManyToFewSendsFromCoresToMemoryOnTheRequestSubnet) {
     EXPECT_EQ(roles[dst], NodeRole::Memory) << dst;
     expect_binomial(n, 30000, 1.0 / 3, "to node " + std::to_string(dst));
   }
-  EXPECT_NE(pattern_error("many-to-few", all_cores(8)).find("these 8 nodes have 8 Core and 0 Memory"), std::string::npos);
+  EXPECT_NE(pattern_error("many-to-few", all_cores(8)).find("these 8 nodes have 8 Core and 0 Memory"),
+            std::string::npos);
 }
 
 TEST(TrafficPatterns, FewToManySendsFromMemoryToCoresOnTheReplySubnet) {
   const auto roles = cores_then_memory(6, 3);
   auto p = pattern("few-to-many", roles);
-  EXPECT_EQ(std::vector<uint32_t>(p->sources().begin(), p->sources().end()), (std::vector<uint32_t>{6, 7, 8}));
+  EXPECT_EQ(std::vector<uint32_t>(p->sources().begin(), p->sources().end()),
+            (std::vector<uint32_t>{6, 7, 8}));
   EXPECT_EQ(p->subnet(), Subnet::Reply);
   const auto count = destinations(*p, 7, 6000);
   ASSERT_EQ(count.size(), 6u);
@@ -324,12 +326,14 @@ TEST(TrafficDriver, GpuAnswersEveryRequestToItsSender) {
   uint64_t requests = 0;
   for (uint32_t c = 0; c < 6; ++c) {
     EXPECT_GT(net->stats(Subnet::Request, c).packets_injected, 0u);
-    EXPECT_EQ(net->stats(Subnet::Reply, c).packets_ejected, net->stats(Subnet::Request, c).packets_injected) << c;
+    EXPECT_EQ(net->stats(Subnet::Reply, c).packets_ejected, net->stats(Subnet::Request, c).packets_injected)
+        << c;
     EXPECT_EQ(net->stats(Subnet::Request, c).packets_ejected, 0u);
     requests += net->stats(Subnet::Request, c).packets_injected;
   }
   for (uint32_t m = 6; m < 8; ++m)
-    EXPECT_EQ(net->stats(Subnet::Reply, m).packets_injected, net->stats(Subnet::Request, m).packets_ejected) << m;
+    EXPECT_EQ(net->stats(Subnet::Reply, m).packets_injected, net->stats(Subnet::Request, m).packets_ejected)
+        << m;
   EXPECT_EQ(d.packets_delivered(), 2 * requests);
   EXPECT_EQ(d.window().round_trips, requests);
 }
@@ -379,7 +383,9 @@ TEST(TrafficMeasurement, IdealNetworkLatencyIsExactAndAcceptedEqualsOffered) {
 
 TEST(TrafficMeasurement, SameSeedSameResultOtherSeedOtherResult) {
   auto p = pattern("uniform", all_cores(16));
-  const auto run = [&](uint64_t seed) { return measure_point(crossbar(), all_cores(16), *p, 0.5, seed, short_periods()); };
+  const auto run = [&](uint64_t seed) {
+    return measure_point(crossbar(), all_cores(16), *p, 0.5, seed, short_periods());
+  };
   const PointResult a = run(4), b = run(4), c = run(5);
   EXPECT_EQ(a.packet_latency, b.packet_latency);
   EXPECT_EQ(a.network_latency, b.network_latency);
@@ -398,7 +404,9 @@ TEST(TrafficMeasurement, CrossbarLatencyRisesWithLoad) {
   // iSLIP iteration this 16-node crossbar saturates near 0.7
   // flits/node/cycle under uniform traffic.)
   auto p = pattern("uniform", all_cores(16));
-  const auto at = [&](double rate) { return measure_point(crossbar(), all_cores(16), *p, rate, 1, short_periods()); };
+  const auto at = [&](double rate) {
+    return measure_point(crossbar(), all_cores(16), *p, rate, 1, short_periods());
+  };
   const PointResult light = at(0.01), half = at(0.4), heavy = at(0.65);
   ASSERT_TRUE(light.stable && half.stable && heavy.stable);
   EXPECT_NEAR(light.packet_latency, 5.0, 0.1);
@@ -491,7 +499,8 @@ TEST(RateSweep, AutomaticClimbsTheOneTwoFiveSeriesThenBisects) {
   // 0.1: 15; 0.2: 10 / (1 - 2/3) = 30.0, just under; 0.5: unstable.
   // Bisection: 0.35 (unstable), 0.275 (120: saturated), 0.2375 (48:
   // saturated); the knee stays at 0.2.
-  const std::vector<double> expected = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.35, 0.275, 0.2375};
+  const std::vector<double> expected = {0.001, 0.002, 0.005, 0.01, 0.02,  0.05,
+                                        0.1,   0.2,   0.5,   0.35, 0.275, 0.2375};
   ASSERT_EQ(asked.size(), expected.size());
   for (size_t i = 0; i < expected.size(); ++i) EXPECT_NEAR(asked[i], expected[i], 1e-12) << i;
   ASSERT_TRUE(s.saturation_found());
