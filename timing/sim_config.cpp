@@ -79,7 +79,7 @@ namespace {
 
 // Checks across the memory-system sections, and fills the DRAM values the
 // config left to its preset (so `config show` prints what runs).
-bool validate_memory_system(SimConfig& config, DiagnosticEngine& diags) {
+bool validate_memory_system(SimConfig& config, bool check_network, DiagnosticEngine& diags) {
   timing::TimingConfig& t = config.timing;
   const std::string dram_error = timing::resolve_dram_config(t.dram);
   if (!dram_error.empty()) {
@@ -88,7 +88,8 @@ bool validate_memory_system(SimConfig& config, DiagnosticEngine& diags) {
   }
   if (t.memory.model != timing::MemoryModel::MemorySystem) return true;
   bool ok = true;
-  const std::string network_error = interconnect::validate_network(t.network, network_roles(config));
+  const std::string network_error =
+      check_network ? interconnect::validate_network(t.network, network_roles(config)) : std::string();
   if (!network_error.empty()) {
     diags.error(nullptr, {}, network_error);
     ok = false;
@@ -178,7 +179,7 @@ std::optional<SimConfig> load_sim_config(const std::string& name_or_file,
 std::optional<SimConfig> load_sim_config(const std::string& name_or_file,
                                          const std::vector<std::string>& overrides,
                                          const std::vector<std::string>& search_path,
-                                         DiagnosticEngine& diags) {
+                                         DiagnosticEngine& diags, bool check_network) {
   SimConfig config;
   config::Schema schema = sim_config_schema(config);
   config::Loader loader(schema, diags, search_path);
@@ -195,7 +196,7 @@ std::optional<SimConfig> load_sim_config(const std::string& name_or_file,
                             config.timing.gpu.sms_per_cluster, config.gpu.num_sms));
     ok = false;
   }
-  if (ok) ok = validate_memory_system(config, diags);
+  if (ok) ok = validate_memory_system(config, check_network, diags);
   if (!ok) return std::nullopt;
   return config;
 }

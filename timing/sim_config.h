@@ -49,10 +49,13 @@ std::optional<SimConfig> load_sim_config(const std::string& name_or_file,
                                          const std::vector<std::string>& overrides,
                                          DiagnosticEngine& diags);
 // The same with an explicit search path (tests, tools that set their own).
+// `check_network`: whether the network must fit the GPU's own nodes (off
+// for tools that build the network over nodes of their own, such as
+// `warpsim noc run --nodes N`, which check it themselves).
 std::optional<SimConfig> load_sim_config(const std::string& name_or_file,
                                          const std::vector<std::string>& overrides,
                                          const std::vector<std::string>& search_path,
-                                         DiagnosticEngine& diags);
+                                         DiagnosticEngine& diags, bool check_network = true);
 
 // `warpsim config show`: the effective configuration as TOML, every value
 // annotated with its description and unit; loads back to the same values.

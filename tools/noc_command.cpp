@@ -116,11 +116,7 @@ std::vector<NodeRole> node_roles(const NocRunOptions& opt, const SimConfig& conf
     const auto n = whole<uint64_t>("--nodes", opt.nodes, 1, kMaxNodes);
     return std::vector<NodeRole>(n, NodeRole::Core);
   }
-  const uint32_t clusters = config.gpu.num_sms / config.timing.gpu.sms_per_cluster;
-  const uint32_t slices = config.timing.partition.partitions * config.timing.partition.sub_partitions;
-  std::vector<NodeRole> roles(clusters, NodeRole::Core);
-  roles.resize(clusters + slices, NodeRole::Memory);
-  return roles;
+  return network_roles(config);
 }
 
 TrafficParams traffic_params(const NocRunOptions& opt) {
@@ -284,7 +280,8 @@ nlohmann::json to_json(const SweepResult& s, const NetworkConfig& net, std::span
 
 int run(const NocRunOptions& opt) {
   DiagnosticEngine diags;
-  auto config = load_sim_config(opt.config, opt.overrides, diags);
+  // With --nodes the network is checked against those nodes below.
+  auto config = load_sim_config(opt.config, opt.overrides, config_search_path(), diags, opt.nodes.empty());
   if (!config) {
     std::fputs(diags.format_all().c_str(), stderr);
     return 2;
@@ -310,6 +307,7 @@ int run(const NocRunOptions& opt) {
     std::string error;
     pattern = make_traffic_pattern(opt.traffic, params, roles, error);
     if (!pattern) throw BadInput{error};
+    if (const std::string why = interconnect::validate_network(net, roles); !why.empty()) throw BadInput{why};
   } catch (const BadInput& e) {
     fmt::print(stderr, "warpsim noc run: {}\n", e.message);
     return 2;
