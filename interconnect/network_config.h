@@ -11,6 +11,7 @@
 
 #include "common/config.h"
 #include "common/plugin_sections.h"
+#include "interconnect/area/area_config.h"
 
 namespace warpsim::interconnect {
 
@@ -26,6 +27,7 @@ struct NetworkConfig {
   // [interconnect.<name>] of every topology; a topology reads its own:
   // topologies.get<CrossbarConfig>("crossbar").
   config::PluginSections topologies = topology_sections();
+  AreaConfig area;  // [interconnect.area]: the area model's coefficients (`warpsim noc area`)
 };
 
 const config::Table<NetworkConfig>& network_config_table();
