@@ -11,6 +11,7 @@ void register_ptx_extract_command(CLI::App& ptx);
 void register_run_command(CLI::App& app);
 void register_bench_command(CLI::App& app);
 void register_stats_command(CLI::App& app);
+void register_noc_area_command(CLI::App& noc);
 
 void set_exit_code(int code);
 int exit_code();

@@ -12,6 +12,9 @@ int main(int argc, char** argv) {
   warpsim::tools::register_run_command(app);
   warpsim::tools::register_bench_command(app);
   warpsim::tools::register_stats_command(app);
+  CLI::App* noc = app.add_subcommand("noc", "Network-on-chip studies");
+  noc->require_subcommand(1);
+  warpsim::tools::register_noc_area_command(*noc);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
