@@ -12,6 +12,7 @@
 #include "common/config.h"
 #include "common/plugin_sections.h"
 #include "interconnect/router/router_config.h"
+#include "interconnect/area/area_config.h"
 
 namespace warpsim::interconnect {
 
@@ -29,6 +30,7 @@ struct NetworkConfig {
   config::PluginSections topologies = topology_sections();
   // [interconnect.router]: the routers of every flit-level topology.
   RouterConfig router;
+  AreaConfig area;  // [interconnect.area]: the area model's coefficients (`warpsim noc area`)
 };
 
 const config::Table<NetworkConfig>& network_config_table();

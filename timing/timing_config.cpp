@@ -256,6 +256,7 @@ void add_timing_sections(config::Schema& schema, TimingConfig& c) {
   schema.add("interconnect", interconnect::network_config_table(), c.network);
   c.network.topologies.bind(schema, "interconnect");  // [interconnect.<topology>]
   schema.add("interconnect.router", interconnect::router_config_table(), c.network.router);
+  schema.add("interconnect.area", interconnect::area_config_table(), c.network.area);
   schema.add("timing.partition", partition_config_table(), c.partition);
   schema.add("timing.l2", cache_config_table(), c.l2);
   schema.add("timing.dram", dram_config_table(), c.dram);

@@ -13,6 +13,7 @@ void register_bench_command(CLI::App& app);
 void register_stats_command(CLI::App& app);
 // `noc`, a group: its studies register as subcommands in noc_command.cpp.
 void register_noc_command(CLI::App& app);
+void register_noc_area_command(CLI::App& noc);
 
 void set_exit_code(int code);
 int exit_code();

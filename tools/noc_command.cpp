@@ -430,9 +430,10 @@ void register_noc_run_command(CLI::App& noc) {
 }  // namespace
 
 void register_noc_command(CLI::App& app) {
-  CLI::App* noc = app.add_subcommand("noc", "On-chip network studies: run (synthetic traffic)");
+  CLI::App* noc = app.add_subcommand("noc", "On-chip network studies: run (synthetic traffic), area (area model)");
   noc->require_subcommand(1);
   register_noc_run_command(*noc);
+  register_noc_area_command(*noc);
 }
 
 }  // namespace warpsim::tools

@@ -45,7 +45,7 @@ set(cases
   "--nodes|8|--traffic|many-to-few|--rate|0.1" "many-to-few needs Core and Memory nodes. these 8 nodes have 8 Core and 0 Memory"
   "--nodes|8|--rate|0.1|--max-samples|5" "max samples \\(5\\) counts the warm-up periods"
   "--nodes|many|--rate|0.1" "--nodes 'many' is not a whole number"
-  "--rate|0.1|--set|interconnect.topology=torus" "unknown network topology 'torus'"
+  "--rate|0.1|--set|interconnect.topology=hypercube" "unknown network topology 'hypercube'"
 )
 list(LENGTH cases n)
 math(EXPR last "${n} - 1")
