@@ -4,6 +4,8 @@
 // as the CUDA sample) and (b) the 512x512 tiled matrix multiply of
 // bench/kernels/matmul.ptx. The goal set when the timing model was built:
 // >= 5 M thread-inst/s for (a), 10x GPGPU-Sim (docs/performance.md).
+// (a) also runs on the flit-level 8x8 mesh of configs/zhao-lallc-8x8.toml
+// and the 6x6 mesh of configs/bakhoda-thesis-6x6.toml, with the same goal.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -50,9 +52,9 @@ struct TimedDevice {
   Device device;
   std::unique_ptr<timing::Gpu> gpu;
   std::shared_ptr<const Program> program;
-  TimedDevice(const std::string& ptx) {
+  TimedDevice(const std::string& ptx, const char* config_name = "gtx480") {
     DiagnosticEngine d;
-    auto c = load_sim_config("gtx480", {}, d);
+    auto c = load_sim_config(config_name, {}, d);
     if (!c) std::fprintf(stderr, "%s", d.format_all().c_str());
     config = c.value_or(SimConfig{});
     gpu = std::make_unique<timing::Gpu>(config);
@@ -91,8 +93,7 @@ void run_kernel(benchmark::State& state, TimedDevice& s, const char* name, Dim3 
                           static_cast<double>(std::max<uint64_t>(1, s.gpu->last().cycles));
 }
 
-void BM_TimingVectorAdd1M(benchmark::State& state) {
-  static TimedDevice s(kVectorAdd);
+void vector_add_1m(benchmark::State& state, TimedDevice& s) {
   const uint32_t n = 1 << 20;
   auto& m = s.device.memory();
   std::vector<float> a(n), b(n);
@@ -111,7 +112,24 @@ void BM_TimingVectorAdd1M(benchmark::State& state) {
   (void)m.copy_to_host(&c, dc + 4 * 12345, 4);
   if (c != a[12345] + b[12345]) state.SkipWithError("vectorAdd result is wrong");
 }
+
+void BM_TimingVectorAdd1M(benchmark::State& state) {
+  static TimedDevice s(kVectorAdd);
+  vector_add_1m(state, s);
+}
 BENCHMARK(BM_TimingVectorAdd1M)->Unit(benchmark::kMillisecond);
+
+void BM_TimingVectorAdd1MMesh8x8(benchmark::State& state) {
+  static TimedDevice s(kVectorAdd, "zhao-lallc-8x8");
+  vector_add_1m(state, s);
+}
+BENCHMARK(BM_TimingVectorAdd1MMesh8x8)->Unit(benchmark::kMillisecond);
+
+void BM_TimingVectorAdd1MMesh6x6(benchmark::State& state) {
+  static TimedDevice s(kVectorAdd, "bakhoda-thesis-6x6");
+  vector_add_1m(state, s);
+}
+BENCHMARK(BM_TimingVectorAdd1MMesh6x6)->Unit(benchmark::kMillisecond);
 
 void BM_TimingMatMul512(benchmark::State& state) {
   static TimedDevice s([] {

@@ -645,13 +645,18 @@ void RoutedNetwork::send_flit(Plane& p, uint32_t r, uint32_t in, uint32_t v, uin
       const Flit& next = p.flits[size_t(iv) * depth + vc.head];
       WARPSIM_INVARIANT(next.head, "a tail is followed by a head");
       vc.state = VcState::Routing;
-      vc.ready = std::max(next.arrival, cycle_ + stage) + rc.routing_delay;
+      vc.ready = head_start(p, r, in, next.packet, std::max(next.arrival, cycle_ + stage)) + rc.routing_delay;
     }
   } else {
     vc.ready = cycle_ + stage;
   }
   vc.speculative = false;
   last_move_ = cycle_;
+}
+
+uint64_t RoutedNetwork::head_start(Plane& p, uint32_t router, uint32_t in_port, uint32_t packet, uint64_t cycle) {
+  if (!hook_) return cycle;
+  return std::max(cycle, hook_->head_ready(p.index, router, in_port, nis_->pool[packet].packet, cycle));
 }
 
 void RoutedNetwork::step_router(Plane& p, uint32_t r) {
@@ -680,12 +685,12 @@ void RoutedNetwork::deliver_events() {
         flit.arrival = cycle_;
         p.flits[size_t(e.target) * depth + (vc.head + vc.count) % depth] = flit;
         vc.count++;
+        const uint32_t r = p.port_router[e.target / vcs];
         if (vc.state == VcState::Idle) {
           WARPSIM_INVARIANT(flit.head, "a flit into an idle virtual channel is a head");
           vc.state = VcState::Routing;
-          vc.ready = cycle_ + rc.routing_delay;
+          vc.ready = head_start(p, r, e.target / vcs - p.routers[r].in_base, flit.packet, cycle_) + rc.routing_delay;
         }
-        const uint32_t r = p.port_router[e.target / vcs];
         RouterState& s = p.routers[r];
         if (s.buffered++ == 0) {
           s.active_at = static_cast<uint32_t>(p.active.size());

@@ -67,6 +67,22 @@ class NetworkDeadlock : public NetworkError {
   using NetworkError::NetworkError;
 };
 
+// A mechanism in the routers' pipeline (row-aware holding of requests, for
+// example): told of every head flit that reaches the front of an input
+// virtual channel, it may hold the packet there before route computation.
+// A held packet keeps its buffer slots (back-pressure upstream) and its
+// virtual channel; holding counts as "no flit moved" for the deadlock
+// detector, so holds must end well before deadlock_cycles.
+class RouterHook {
+ public:
+  virtual ~RouterHook() = default;
+  // The head of `packet` is at the front of input port `in` of router
+  // `router` of plane `plane` in `cycle`; returns the first cycle its route
+  // computation may start (`cycle` or earlier: no hold).
+  virtual uint64_t head_ready(uint32_t plane, uint32_t router, uint32_t in, const Packet& packet,
+                              uint64_t cycle) = 0;
+};
+
 class RoutedNetwork final : public Network {
  public:
   RoutedNetwork(const NetworkConfig& config, std::span<const NodeRole> roles, RoutedLayout layout,
@@ -86,6 +102,8 @@ class RoutedNetwork final : public Network {
   bool routable(uint32_t src, uint32_t dst) const override;
 
   const RoutedLayout& layout() const { return layout_; }
+  // Installs `hook` (owned by the caller, outliving the network; null: none).
+  void set_hook(RouterHook* hook) { hook_ = hook; }
   size_t routers() const override;
   NetworkActivity router_activity(size_t router) const override;
   // Flits that crossed each output channel of each router of `plane`,
@@ -107,6 +125,8 @@ class RoutedNetwork final : public Network {
   bool send_from_port(uint32_t port_id);
   uint32_t choose_plane(Subnet subnet, uint32_t src, uint32_t dst);
   void check_deadlock();
+  // When a head that reaches the front of an input VC at `cycle` may be routed.
+  uint64_t head_start(Plane& p, uint32_t router, uint32_t in_port, uint32_t packet, uint64_t cycle);
   std::string dump_blocked() const;
 
   RoutedLayout layout_;
@@ -117,6 +137,7 @@ class RoutedNetwork final : public Network {
   uint64_t in_network_ = 0;  // accepted, not yet ejected
   uint64_t in_routers_ = 0;  // flits in router buffers
   uint64_t last_move_ = 0;   // last cycle a flit moved
+  RouterHook* hook_ = nullptr;
 
   // Allocation scratch, reused by every router every cycle.
   std::vector<AllocatorRequest> requests_;

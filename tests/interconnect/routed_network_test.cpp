@@ -390,5 +390,46 @@ TEST(RoutedNetworkPlacement, PatternsPutTheMemoryNodesWhereTheyAreDocumented) {
   EXPECT_NE(error.find("do not fit"), std::string::npos);
 }
 
+
+// Holds every packet whose first tag is 1 for `hold` cycles at router `at`.
+class HoldAtRouter final : public RouterHook {
+ public:
+  HoldAtRouter(uint32_t at, uint64_t hold) : at_(at), hold_(hold) {}
+  uint64_t head_ready(uint32_t, uint32_t router, uint32_t, const Packet& packet, uint64_t cycle) override {
+    ++calls;
+    return router == at_ && packet.tags[0] == 1 ? cycle + hold_ : cycle;
+  }
+  uint64_t calls = 0;
+
+ private:
+  uint32_t at_;
+  uint64_t hold_;
+};
+
+TEST(RoutedNetworkHook, AHeldHeadStartsRouteComputationWhenTheHookSays) {
+  NetworkConfig c = grid("mesh", 4, 1);
+  auto net = make_network(c, cores(4));
+  auto* routed = dynamic_cast<RoutedNetwork*>(net.get());
+  ASSERT_NE(routed, nullptr);
+  HoldAtRouter hook(1, 10);
+  routed->set_hook(&hook);
+  const RouterConfig r = c.router;
+  // 0 -> 3 passes routers 0..3; a tagged packet waits 10 cycles at router 1.
+  Packet plain = lone_packet(*net, Subnet::Request, 0, 3, 16);
+  EXPECT_EQ(plain.arrived - plain.injected, zero_load(r, 4, 1));
+  Packet p;
+  p.src = 0;
+  p.dst = 3;
+  p.bytes = 16;
+  p.tags[0] = 1;
+  p.created = net->cycle();
+  net->inject(Subnet::Request, 0, p);
+  Packet out;
+  for (int guard = 0; guard < 1000 && !net->eject(Subnet::Request, 3, out); ++guard) net->tick();
+  EXPECT_EQ(out.arrived - out.injected, zero_load(r, 4, 1) + 10);
+  EXPECT_EQ(out.tags[0], 1u) << "the header words travel unchanged";
+  EXPECT_EQ(hook.calls, 8u) << "once per head per router";
+}
+
 }  // namespace
 }  // namespace warpsim::interconnect
