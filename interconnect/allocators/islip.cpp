@@ -35,6 +35,15 @@ class Islip final : public Allocator {
   void allocate(std::span<const AllocatorRequest> requests, uint64_t,
                 std::vector<uint32_t>& grants) override {
     grants.clear();
+    if (requests.size() == 1) {
+      // One request: the first round grants and accepts it (the common case
+      // in a lightly loaded router), pointers moving as they would.
+      const AllocatorRequest& q = requests[0];
+      grants.push_back(0);
+      accept_ptr_[q.input] = (q.output + 1) % outputs_;
+      grant_ptr_[q.output] = (q.input + 1) % inputs_;
+      return;
+    }
     for (uint32_t round = 0; round < iterations_; ++round) {
       // Grant: each unmatched requested output picks the requester nearest
       // its grant pointer.

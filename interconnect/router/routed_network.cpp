@@ -46,6 +46,7 @@ struct RouterState {
   uint32_t in_base = 0, out_base = 0;  // first plane-wide input / output port
   uint32_t inputs = 0, outputs = 0;
   uint32_t buffered = 0;               // flits in its input buffers
+  uint32_t routing = 0, allocating = 0;  // input VCs waiting for route computation / for a VC
   uint32_t active_at = kNone;          // index in Plane::active
   std::unique_ptr<Allocator> vc_allocator, sw_allocator;
   std::vector<uint32_t> next_vc;       // per input port: round-robin start among its VCs
@@ -118,7 +119,8 @@ struct RoutedNetwork::NodeInterface {
     uint32_t vc = 0, sent = 0;
     std::vector<uint32_t> credits;  // per VC
     std::vector<uint8_t> busy;      // per VC: a packet from this port holds it until its tail leaves
-    uint32_t next_queue = 0;        // round-robin between the queues it serves
+    uint32_t next_queue = 0;        // round-robin between its subnets' queues
+    uint32_t last_output = kNone;   // the first router's output the last packet given to it takes
   };
   struct Queue {
     RingQueue<uint32_t> packets;
@@ -128,8 +130,10 @@ struct RoutedNetwork::NodeInterface {
   std::vector<InFlight> pool;
   uint32_t free = kNone;
   std::vector<Port> ports;
-  std::vector<std::vector<uint32_t>> node_ports;  // per node: its ports (all planes)
-  // Source queues per (node, subnet, plane); flits accounted per (node, subnet).
+  std::vector<std::vector<uint32_t>> node_ports;   // per node: its ports (all planes)
+  std::vector<std::vector<uint32_t>> plane_ports;  // per (node, plane): its ports there
+  std::vector<uint32_t> next_port;                 // per (node, plane): round-robin choice
+  // Source queues per (port, subnet); flits accounted per (node, subnet).
   std::vector<Queue> queues;
   std::vector<uint32_t> queued_flits;  // per (node, subnet)
   std::vector<RingQueue<uint32_t>> deliveries;  // per (node, subnet): arrived packets
@@ -224,6 +228,8 @@ RoutedNetwork::RoutedNetwork(const NetworkConfig& config, std::span<const NodeRo
   // Network interfaces: a port per injection attachment.
   NodeInterface& ni = *nis_;
   ni.node_ports.resize(nodes_);
+  ni.plane_ports.resize(size_t{nodes_} * planes_.size());
+  ni.next_port.assign(size_t{nodes_} * planes_.size(), 0);
   for (uint32_t pi = 0; pi < planes_.size(); ++pi) {
     Plane& p = *planes_[pi];
     for (uint32_t n = 0; n < nodes_ && n < p.fabric.inject.size(); ++n)
@@ -238,10 +244,11 @@ RoutedNetwork::RoutedNetwork(const NetworkConfig& config, std::span<const NodeRo
         port.busy.assign(vcs, 0);
         p.upstream[port.plane_port] = Upstream{true, static_cast<uint32_t>(ni.ports.size())};
         ni.node_ports[n].push_back(static_cast<uint32_t>(ni.ports.size()));
+        ni.plane_ports[size_t(n) * planes_.size() + pi].push_back(static_cast<uint32_t>(ni.ports.size()));
         ni.ports.push_back(std::move(port));
       }
   }
-  ni.queues.resize(size_t{nodes_} * kSubnets * planes_.size());
+  ni.queues.resize(ni.ports.size() * kSubnets);
   ni.queued_flits.assign(size_t{nodes_} * kSubnets, 0);
   ni.deliveries.resize(size_t{nodes_} * kSubnets);
   ni.reserved.assign(size_t{nodes_} * kSubnets, 0);
@@ -356,7 +363,7 @@ void RoutedNetwork::inject(Subnet subnet, uint32_t node, Packet packet) {
   random = (random ^ (random >> 31)) * 0x9e3779b97f4a7c15ULL;
   random ^= random >> 29;
   p.routing->start(p.fabric.inject[node].front().router, p.fabric.router_of(packet.dst), subnet, random, f.route);
-  NodeInterface::Queue& q = ni.queues[(size_t(node) * kSubnets + int(subnet)) * planes_.size() + plane];
+  NodeInterface::Queue& q = ni.queues[size_t(choose_port(node, plane, id, random)) * kSubnets + int(subnet)];
   q.packets.push(id);
   q.flits += packet.flits;
   ni.queued_flits[size_t(node) * kSubnets + int(subnet)] += packet.flits;
@@ -366,6 +373,40 @@ void RoutedNetwork::inject(Subnet subnet, uint32_t node, Packet packet) {
   }
   ++in_network_;
   record_inject(subnet, f.packet);
+}
+
+uint32_t RoutedNetwork::choose_port(uint32_t node, uint32_t plane, uint32_t packet, uint64_t random) {
+  NodeInterface& ni = *nis_;
+  const std::vector<uint32_t>& ports = ni.plane_ports[size_t(node) * planes_.size() + plane];
+  WARPSIM_INVARIANT(!ports.empty(), "the node has a port on the packet's plane");
+  if (ports.size() == 1) return ports[0];
+  const uint32_t n = static_cast<uint32_t>(ports.size());
+  if (layout_.router.port_policy == PortPolicy::RoundRobin) {
+    uint32_t& next = ni.next_port[size_t(node) * planes_.size() + plane];
+    const uint32_t port = ports[next];
+    next = next + 1 == n ? 0 : next + 1;
+    return port;
+  }
+  // Smart (Bakhoda 2014, sec. 5.3.1): from a random port, the first that is
+  // empty or whose last packet took the same output of the first router
+  // (so packets in one port's queue head the same way), else the last tried.
+  Plane& p = *planes_[plane];
+  const NodeInterface::InFlight& f = ni.pool[packet];
+  uint32_t chosen = kNone;
+  uint32_t output = kNone;
+  for (uint32_t k = 0, i = static_cast<uint32_t>((random >> 40) % n); k < n; ++k, i = i + 1 == n ? 0 : i + 1) {
+    NodeInterface::Port& port = ni.ports[ports[i]];
+    if (output == kNone) {
+      RouteState probe = f.route;  // route() may update the state: ask a copy
+      output = p.routing->route(port.router, port.port, probe);
+    }
+    chosen = ports[i];
+    bool empty = port.packet == kNone;
+    for (int s = 0; s < kSubnets && empty; ++s) empty = ni.queues[size_t(ports[i]) * kSubnets + s].packets.empty();
+    if (empty || port.last_output == output) break;
+  }
+  ni.ports[chosen].last_output = output;
+  return chosen;
 }
 
 bool RoutedNetwork::has_delivery(Subnet subnet, uint32_t node) const {
@@ -394,11 +435,11 @@ bool RoutedNetwork::send_from_port(uint32_t port_id) {
   Plane& p = *planes_[port.plane];
   const uint32_t vcs = layout_.router.vcs;
   if (port.packet == kNone) {
-    // Take the head of one of the queues this port serves (the node's
-    // queues for this plane), round-robin between the subnets.
+    // Take the head of one of this port's queues, round-robin between the
+    // subnets.
     for (uint32_t k = 0; k < kSubnets && port.packet == kNone; ++k) {
       const uint32_t s = (port.next_queue + k) % kSubnets;
-      NodeInterface::Queue& q = ni.queues[(size_t(port.node) * kSubnets + s) * planes_.size() + port.plane];
+      NodeInterface::Queue& q = ni.queues[size_t(port_id) * kSubnets + s];
       if (q.packets.empty()) continue;
       const NodeInterface::InFlight& f = ni.pool[q.packets.front()];
       // A free virtual channel of the packet's class with a credit.
@@ -495,6 +536,8 @@ void RoutedNetwork::route_heads(Plane& p, uint32_t r) {
     vc.vc_lo = (f.protocol * p.routing_classes + f.route.vc_class) * group;
     vc.vc_hi = vc.vc_lo + group;
     vc.state = VcState::VcAlloc;
+    p.routers[r].routing--;
+    p.routers[r].allocating++;
   }
 }
 
@@ -538,6 +581,7 @@ void RoutedNetwork::allocate_vcs(Plane& p, uint32_t r) {
     vc.out_vc = local_out;
     vc.out_port = local_out / vcs;
     vc.state = VcState::Active;
+    s.allocating--;
     vc.ready = cycle_ + layout_.router.vc_alloc_delay;
     vc.speculative = layout_.router.speculative;
     p.activity[r].vc_allocations++;
@@ -558,8 +602,8 @@ void RoutedNetwork::allocate_switch(Plane& p, uint32_t r) {
       if (in_used_[in] == stamp_) continue;
       const size_t first = requests_.size();
       const uint32_t base = (s.in_base + in) * vcs;
-      for (uint32_t k = 0; k < vcs; ++k) {
-        const uint32_t v = (s.next_vc[in] + k) % vcs;
+      // Round-robin from next_vc (no division: this loop is the router's hottest).
+      for (uint32_t k = 0, v = s.next_vc[in]; k < vcs; ++k, v = v + 1 == vcs ? 0 : v + 1) {
         const InputVc& vc = p.ivcs[base + v];
         if (vc.state != VcState::Active || vc.count == 0) continue;
         const bool spec = vc.speculative && vc.ready > cycle_;
@@ -581,7 +625,7 @@ void RoutedNetwork::allocate_switch(Plane& p, uint32_t r) {
       const uint32_t in = requests_[g].input;
       in_used_[in] = stamp_;
       out_used_[requests_[g].output] = stamp_;
-      s.next_vc[in] = (request_vcs_[g] + 1) % vcs;
+      s.next_vc[in] = request_vcs_[g] + 1 == vcs ? 0 : request_vcs_[g] + 1;
       send_flit(p, r, in, request_vcs_[g], round == 1 ? std::max(layout_.router.vc_alloc_delay,
                                                                  layout_.router.sw_alloc_delay)
                                                       : layout_.router.sw_alloc_delay);
@@ -645,6 +689,7 @@ void RoutedNetwork::send_flit(Plane& p, uint32_t r, uint32_t in, uint32_t v, uin
       const Flit& next = p.flits[size_t(iv) * depth + vc.head];
       WARPSIM_INVARIANT(next.head, "a tail is followed by a head");
       vc.state = VcState::Routing;
+      s.routing++;
       vc.ready = head_start(p, r, in, next.packet, std::max(next.arrival, cycle_ + stage)) + rc.routing_delay;
     }
   } else {
@@ -660,8 +705,10 @@ uint64_t RoutedNetwork::head_start(Plane& p, uint32_t router, uint32_t in_port, 
 }
 
 void RoutedNetwork::step_router(Plane& p, uint32_t r) {
-  route_heads(p, r);
-  allocate_vcs(p, r);
+  // Most cycles most virtual channels stream body flits or wait for
+  // credits: skip the stages no channel is in.
+  if (p.routers[r].routing != 0) route_heads(p, r);
+  if (p.routers[r].allocating != 0) allocate_vcs(p, r);
   ++stamp_;
   allocate_switch(p, r);
 }
@@ -689,6 +736,7 @@ void RoutedNetwork::deliver_events() {
         if (vc.state == VcState::Idle) {
           WARPSIM_INVARIANT(flit.head, "a flit into an idle virtual channel is a head");
           vc.state = VcState::Routing;
+          p.routers[r].routing++;
           vc.ready = head_start(p, r, e.target / vcs - p.routers[r].in_base, flit.packet, cycle_) + rc.routing_delay;
         }
         RouterState& s = p.routers[r];

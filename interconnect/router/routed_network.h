@@ -124,6 +124,7 @@ class RoutedNetwork final : public Network {
   void send_from_nodes();
   bool send_from_port(uint32_t port_id);
   uint32_t choose_plane(Subnet subnet, uint32_t src, uint32_t dst);
+  uint32_t choose_port(uint32_t node, uint32_t plane, uint32_t packet, uint64_t random);
   void check_deadlock();
   // When a head that reaches the front of an input VC at `cycle` may be routed.
   uint64_t head_start(Plane& p, uint32_t router, uint32_t in_port, uint32_t packet, uint64_t cycle);

@@ -61,6 +61,11 @@ const config::Table<RouterConfig>& router_config_table() {
               "per node and subnet: delivered packets the receiver has not taken; a packet enters the "
               "ejection channel only with a place reserved here")
         .range(1, 1 << 20);
+    t.enumeration("port_policy", &R::port_policy,
+                  {{"round-robin", PortPolicy::RoundRobin}, {"smart", PortPolicy::Smart}},
+                  "nodes with several injection ports (memory_ports > 1): round-robin gives each packet the next "
+                  "port; smart starts at a random port and takes the first that is empty or whose last packet "
+                  "left toward the same output, else the last one tried (Bakhoda 2014, sec. 5.3.1)");
     t.integer("deadlock_cycles", &R::deadlock_cycles, "cycles",
               "flits in the routers and none moved for this long: stop with a deadlock report")
         .range(16, 1u << 31);

@@ -22,6 +22,14 @@ enum class SubnetMode : uint8_t {
   Virtual,   // one network; the virtual channels are split between requests and replies
 };
 
+// How a node with several injection ports on a plane (a multi-port memory
+// router) picks a port for each packet (Bakhoda, PhD thesis, UBC 2014,
+// sec. 5.3).
+enum class PortPolicy : uint8_t {
+  RoundRobin,  // the ports in turn
+  Smart,       // from a random port: an empty one, or one whose last packet left in the same direction
+};
+
 struct RouterConfig {
   uint32_t vcs = 4;                 // virtual channels per port (all classes together)
   uint32_t vc_buffer_flits = 4;     // buffer per virtual channel
@@ -40,6 +48,7 @@ struct RouterConfig {
   uint32_t injection_queue_flits = 64;   // per node and subnet: the source queue of the network interface
   uint32_t ejection_queue_packets = 16;  // per node and subnet: delivered packets waiting for the receiver
   uint32_t deadlock_cycles = 100000;     // no flit moved for this long with flits in routers: report a deadlock
+  PortPolicy port_policy = PortPolicy::RoundRobin;
 };
 
 const config::Table<RouterConfig>& router_config_table();

@@ -246,6 +246,7 @@ struct PropertyCase {
   uint32_t vcs, buffer;
   SubnetMode subnets;
   uint32_t memory_ports = 1, slices = 1;
+  PortPolicy port_policy = PortPolicy::RoundRobin;
 };
 
 TEST(RoutedNetworkProperty, RandomTrafficArrivesOnceOnEveryTopologyRoutingAndVcSetting) {
@@ -260,7 +261,10 @@ TEST(RoutedNetworkProperty, RandomTrafficArrivesOnceOnEveryTopologyRoutingAndVcS
       {"checkerboard", "checkerboard", 2, 4, SubnetMode::Physical, 2},
       {"checkerboard", "checkerboard", 4, 2, SubnetMode::Virtual},
       {"checkerboard", "checkerboard-2phase", 4, 4, SubnetMode::Virtual, 2},
+      {"checkerboard", "checkerboard", 4, 2, SubnetMode::Virtual, 2, 1, PortPolicy::Smart},
+      {"mesh", "xy", 2, 4, SubnetMode::Physical, 3, 1, PortPolicy::Smart},
       {"dci", "xy", 2, 4, SubnetMode::Virtual},     {"dci", "cdr", 4, 2, SubnetMode::Virtual, 2},
+      {"dcie", "xy", 4, 4, SubnetMode::Virtual, 2, 1, PortPolicy::Smart},
       {"dcie", "xy", 2, 2, SubnetMode::Virtual},    {"butterfly", "table", 2, 2, SubnetMode::Physical},
       {"butterfly", "table", 4, 4, SubnetMode::Virtual},
   };
@@ -282,6 +286,7 @@ TEST(RoutedNetworkProperty, RandomTrafficArrivesOnceOnEveryTopologyRoutingAndVcS
     config.router.vcs = c.vcs;
     config.router.vc_buffer_flits = c.buffer;
     config.router.subnets = c.subnets;
+    config.router.port_policy = c.port_policy;
     config.router.injection_queue_flits = 16;
     config.router.ejection_queue_packets = 2;
     const uint32_t nodes = c.topology == "cmesh" ? 30 : c.topology == "butterfly" ? 27 : 12;
