@@ -47,6 +47,10 @@ struct RouterState {
   uint32_t inputs = 0, outputs = 0;
   uint32_t buffered = 0;               // flits in its input buffers
   uint32_t routing = 0, allocating = 0;  // input VCs waiting for route computation / for a VC
+  // The next cycle the router can act: after a cycle in which nothing moved,
+  // its earliest timed stage; an event (a flit or credit arriving, a place
+  // freed in a delivery queue) wakes it sooner.
+  uint64_t wake = 0;
   uint32_t active_at = kNone;          // index in Plane::active
   std::unique_ptr<Allocator> vc_allocator, sw_allocator;
   std::vector<uint32_t> next_vc;       // per input port: round-robin start among its VCs
@@ -83,6 +87,7 @@ struct RoutedNetwork::Plane {
   std::vector<Upstream> upstream;      // per plane-wide input port
   std::vector<uint32_t> port_router;   // per plane-wide input port: its router
   std::vector<uint32_t> out_latency;   // per plane-wide output port: its channel's latency
+  std::vector<uint32_t> out_router;    // per plane-wide output port: its router
   std::vector<uint32_t> eject_node;    // per plane-wide output port: the node, or kNone
   std::vector<uint64_t> channel_flits; // per plane-wide output port
   std::vector<NetworkActivity> activity;  // per router
@@ -207,6 +212,7 @@ RoutedNetwork::RoutedNetwork(const NetworkConfig& config, std::span<const NodeRo
 
     p->eject_node.assign(out_ports, kNone);
     p->out_latency.assign(out_ports, 0);
+    p->out_router.assign(out_ports, 0);
     p->channel_flits.assign(out_ports, 0);
     p->activity.resize(f.routers.size());
     for (uint32_t r = 0; r < f.routers.size(); ++r) {
@@ -215,6 +221,7 @@ RoutedNetwork::RoutedNetwork(const NetworkConfig& config, std::span<const NodeRo
         const FabricChannel& ch = f.routers[r].out[o];
         const uint32_t out = s.out_base + o;
         p->out_latency[out] = ch.latency;
+        p->out_router[out] = r;
         for (uint32_t v = 0; v < vcs; ++v) p->ovcs[size_t(out) * vcs + v].credits = ch.router == kNoPort ? UINT32_MAX : depth;
         if (ch.router == kNoPort) {
           p->eject_node[out] = ch.node;
@@ -420,6 +427,9 @@ bool RoutedNetwork::eject(Subnet subnet, uint32_t node, Packet& out) {
   const uint32_t id = ni.deliveries[k].front();
   ni.deliveries[k].pop();
   ni.reserved[k]--;
+  // A head waiting for a place in this queue may now be granted one.
+  for (auto& p : planes_)
+    for (const Attachment& a : p->fabric.eject[node]) p->routers[a.router].wake = 0;
   out = ni.pool[id].packet;
   ni.release(id);
   --in_network_;
@@ -536,6 +546,7 @@ void RoutedNetwork::route_heads(Plane& p, uint32_t r) {
     vc.vc_lo = (f.protocol * p.routing_classes + f.route.vc_class) * group;
     vc.vc_hi = vc.vc_lo + group;
     vc.state = VcState::VcAlloc;
+    router_moved_ = true;
     p.routers[r].routing--;
     p.routers[r].allocating++;
   }
@@ -582,6 +593,7 @@ void RoutedNetwork::allocate_vcs(Plane& p, uint32_t r) {
     vc.out_port = local_out / vcs;
     vc.state = VcState::Active;
     s.allocating--;
+    router_moved_ = true;
     vc.ready = cycle_ + layout_.router.vc_alloc_delay;
     vc.speculative = layout_.router.speculative;
     p.activity[r].vc_allocations++;
@@ -626,6 +638,7 @@ void RoutedNetwork::allocate_switch(Plane& p, uint32_t r) {
       in_used_[in] = stamp_;
       out_used_[requests_[g].output] = stamp_;
       s.next_vc[in] = request_vcs_[g] + 1 == vcs ? 0 : request_vcs_[g] + 1;
+      router_moved_ = true;
       send_flit(p, r, in, request_vcs_[g], round == 1 ? std::max(layout_.router.vc_alloc_delay,
                                                                  layout_.router.sw_alloc_delay)
                                                       : layout_.router.sw_alloc_delay);
@@ -705,12 +718,33 @@ uint64_t RoutedNetwork::head_start(Plane& p, uint32_t router, uint32_t in_port, 
 }
 
 void RoutedNetwork::step_router(Plane& p, uint32_t r) {
+  RouterState& s = p.routers[r];
+  router_moved_ = false;
   // Most cycles most virtual channels stream body flits or wait for
   // credits: skip the stages no channel is in.
-  if (p.routers[r].routing != 0) route_heads(p, r);
-  if (p.routers[r].allocating != 0) allocate_vcs(p, r);
+  if (s.routing != 0) route_heads(p, r);
+  if (s.allocating != 0) allocate_vcs(p, r);
   ++stamp_;
   allocate_switch(p, r);
+  s.wake = router_moved_ ? cycle_ + 1 : next_wake(p, r);
+}
+
+// After a cycle in which router `r` moved nothing: the earliest cycle one of
+// its virtual channels reaches a timed stage. Channels that wait for
+// something else (a credit, an output VC, a place in a delivery queue) are
+// woken by that event (wake_router). Skipping the cycles in between changes
+// nothing: with no request, no allocator runs and no pointer moves.
+uint64_t RoutedNetwork::next_wake(const Plane& p, uint32_t r) const {
+  const RouterState& s = p.routers[r];
+  const uint32_t vcs = layout_.router.vcs;
+  uint64_t wake = UINT64_MAX;
+  for (uint32_t iv = s.in_base * vcs; iv < (s.in_base + s.inputs) * vcs; ++iv) {
+    const InputVc& vc = p.ivcs[iv];
+    if (vc.count == 0 || vc.ready <= cycle_) continue;
+    // A speculative head may bid again in the next cycle.
+    wake = std::min(wake, vc.state == VcState::Active && vc.speculative ? cycle_ + 1 : vc.ready);
+  }
+  return wake;
 }
 
 // ---------------------------------------------------------------------------
@@ -733,6 +767,7 @@ void RoutedNetwork::deliver_events() {
         p.flits[size_t(e.target) * depth + (vc.head + vc.count) % depth] = flit;
         vc.count++;
         const uint32_t r = p.port_router[e.target / vcs];
+        p.routers[r].wake = 0;
         if (vc.state == VcState::Idle) {
           WARPSIM_INVARIANT(flit.head, "a flit into an idle virtual channel is a head");
           vc.state = VcState::Routing;
@@ -758,8 +793,9 @@ void RoutedNetwork::deliver_events() {
         break;
       }
       case EventKind::CreditToRouter: {
-        OutputVc& ovc = planes_[e.plane]->ovcs[e.target];
-        ovc.credits++;
+        Plane& p = *planes_[e.plane];
+        p.ovcs[e.target].credits++;
+        p.routers[p.out_router[e.target / vcs]].wake = 0;
         break;
       }
       case EventKind::CreditToNode:
@@ -778,8 +814,12 @@ void RoutedNetwork::tick() {
     // Routers may leave the active list while it is walked.
     for (size_t i = 0; i < p.active.size();) {
       const uint32_t r = p.active[i];
-      step_router(p, r);
       RouterState& s = p.routers[r];
+      if (s.wake > cycle_) {
+        ++i;
+        continue;
+      }
+      step_router(p, r);
       if (s.buffered == 0) {
         const uint32_t last = p.active.back();
         p.active[s.active_at] = last;

@@ -117,6 +117,7 @@ class RoutedNetwork final : public Network {
 
   void deliver_events();
   void step_router(Plane& p, uint32_t r);
+  uint64_t next_wake(const Plane& p, uint32_t r) const;
   void route_heads(Plane& p, uint32_t r);
   void allocate_vcs(Plane& p, uint32_t r);
   void allocate_switch(Plane& p, uint32_t r);
@@ -139,6 +140,7 @@ class RoutedNetwork final : public Network {
   uint64_t in_routers_ = 0;  // flits in router buffers
   uint64_t last_move_ = 0;   // last cycle a flit moved
   RouterHook* hook_ = nullptr;
+  bool router_moved_ = false;  // the router being stepped routed, allocated or sent something
 
   // Allocation scratch, reused by every router every cycle.
   std::vector<AllocatorRequest> requests_;

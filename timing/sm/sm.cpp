@@ -478,10 +478,9 @@ void Sm::retire_ctas() {
       const WarpSlot& w = warps_[c.first_warp + i];
       if (w.loads_in_flight != 0 || w.stores_in_flight != 0) drained = false;
     }
-    if (!drained) {
-      maybe_retire_ = true;  // check again when the memory operations end
-      continue;
-    }
+    // Not drained: checked again when its memory operations end (they set
+    // maybe_retire_), not every cycle.
+    if (!drained) continue;
     for (uint32_t i = 0; i < c.cta->warps().size(); ++i) warps_[c.first_warp + i].warp = nullptr;
     c.cta.reset();
     ++free_slots_;
