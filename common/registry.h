@@ -84,6 +84,13 @@ class Registry : public RegistryNames {
   }
 
   std::span<const Entry> entries() const { return entries_; }
+  // "a: what a does; b: what b does", for configuration descriptions.
+  std::string described() const {
+    std::string all;
+    for (const Entry& e : entries_)
+      all += (all.empty() ? "" : "; ") + std::string(e.name) + ": " + std::string(e.description);
+    return all;
+  }
   const Entry* find(std::string_view name) const {
     for (const Entry& e : entries_)
       if (e.name == name) return &e;

@@ -16,18 +16,6 @@
 #include "common/invariant.h"
 
 namespace warpsim::interconnect {
-namespace {
-
-// "islip: ...; round-robin: ...", from the allocator registry.
-std::string allocator_descriptions() {
-  std::string all;
-  for (const auto& a : allocators().entries())
-    all += (all.empty() ? "" : "; ") + std::string(a.name) + ": " + std::string(a.description);
-  return all;
-}
-
-}  // namespace
-
 const config::Table<CrossbarConfig>& crossbar_config_table() {
   static const config::Table<CrossbarConfig> table = [] {
     using X = CrossbarConfig;
@@ -43,7 +31,7 @@ const config::Table<CrossbarConfig>& crossbar_config_table() {
               "output (ejection) buffer per node and subnet, freed at ejection")
         .range(1, 65536);
     t.string("allocator", &X::allocator,
-             "switch allocator, one per subnet (" + allocator_descriptions() + ")")
+             "switch allocator, one per subnet (" + allocators().described() + ")")
         .one_of(allocators());
     t.integer("islip_iterations", &X::islip_iterations, "",
               "islip: request-grant-accept iterations per cycle")

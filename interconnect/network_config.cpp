@@ -6,25 +6,13 @@
 #include "interconnect/network_registry.h"
 
 namespace warpsim::interconnect {
-namespace {
-
-// "ideal (fixed latency, ...); crossbar (...)", from the registry.
-std::string topology_descriptions() {
-  std::string all;
-  for (const auto& t : topologies().entries())
-    all += (all.empty() ? "" : "; ") + std::string(t.name) + ": " + std::string(t.description);
-  return all;
-}
-
-}  // namespace
-
 const config::Table<NetworkConfig>& network_config_table() {
   static const config::Table<NetworkConfig> table = [] {
     using N = NetworkConfig;
     config::Table<N> t(
         "Interconnect between the clusters' ports and the memory partitions; each topology's own "
         "keys are in its section [interconnect.<topology>]");
-    t.string("topology", &N::topology, topology_descriptions()).one_of(topologies());
+    t.string("topology", &N::topology, topologies().described()).one_of(topologies());
     t.clock_mhz("clock_mhz", &N::clock_mhz, "network clock").range(1.0, 100000.0);
     t.bytes("flit_bytes", &N::flit_bytes, "bytes per flit (channel width); packets are whole flits")
         .range(1, 1024);

@@ -32,6 +32,16 @@ struct RoutedLayout {
   uint32_t protocol_classes = 1;  // 2 when requests and replies share a plane's virtual channels
 };
 
+// A layout of one fabric: two copies of it as physical request and reply
+// networks, or one carrying both on separate virtual channels, as
+// config.router.subnets says.
+RoutedLayout single_fabric_layout(const NetworkConfig& config, Fabric fabric, std::string routing);
+
+// Checks that the layout's routing can route every plane and that the
+// virtual channels split evenly into its classes; "" or a message that
+// starts with `section`.
+std::string check_layout_routing(const RoutedLayout& layout, const std::string& section);
+
 // The layout of topology config.topology over `roles`; nullopt with `error`
 // set when the topology has no routers (ideal, crossbar) or the
 // configuration does not fit the nodes (a located, user-facing message).

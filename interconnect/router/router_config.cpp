@@ -6,17 +6,6 @@
 #include "interconnect/allocators/allocator.h"
 
 namespace warpsim::interconnect {
-namespace {
-
-std::string allocator_list() {
-  std::string all;
-  for (const auto& a : allocators().entries())
-    all += (all.empty() ? "" : "; ") + std::string(a.name) + ": " + std::string(a.description);
-  return all;
-}
-
-}  // namespace
-
 const config::Table<RouterConfig>& router_config_table() {
   static const config::Table<RouterConfig> table = [] {
     using R = RouterConfig;
@@ -43,9 +32,9 @@ const config::Table<RouterConfig>& router_config_table() {
     t.boolean("speculative", &R::speculative,
               "head flits bid for the switch in the same cycle as for a virtual channel (a router stage "
               "of max(vc_alloc_delay, sw_alloc_delay) instead of their sum)");
-    t.string("vc_allocator", &R::vc_allocator, "virtual-channel allocator (" + allocator_list() + ")")
+    t.string("vc_allocator", &R::vc_allocator, "virtual-channel allocator (" + allocators().described() + ")")
         .one_of(allocators());
-    t.string("sw_allocator", &R::sw_allocator, "switch allocator (" + allocator_list() + ")")
+    t.string("sw_allocator", &R::sw_allocator, "switch allocator (" + allocators().described() + ")")
         .one_of(allocators());
     t.integer("alloc_iterations", &R::alloc_iterations, "", "islip: request-grant-accept iterations")
         .range(1, 16);

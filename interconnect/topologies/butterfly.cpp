@@ -88,30 +88,9 @@ std::optional<RoutedLayout> butterfly_layout(const NetworkConfig& config, std::s
     f.routers[id(0, node / b.k)].in_node[node % b.k] = node;
     f.eject[node].push_back({id(b.n - 1, node / b.k), node % b.k});
   }
-  RoutedLayout layout;
-  layout.router = config.router;
-  layout.flit_bytes = config.flit_bytes;
-  layout.routing = b.routing;
-  if (config.router.subnets == SubnetMode::Physical) {
-    layout.planes = {f, f};
-    layout.policy = PlanePolicy::BySubnet;
-  } else {
-    layout.planes = {std::move(f)};
-    layout.policy = PlanePolicy::Single;
-    layout.protocol_classes = 2;
-  }
-  std::string routing_error;
-  const auto routing = routings().make(b.routing, layout.planes.front(), routing_error);
-  if (!routing) {
-    error = "interconnect.butterfly: " + routing_error;
-    return std::nullopt;
-  }
-  if (config.router.vcs % (layout.protocol_classes * routing->classes()) != 0) {
-    error = fmt::format("interconnect.router.vcs: {} virtual channels cannot be split evenly between requests and "
-                        "replies; use an even number",
-                        config.router.vcs);
-    return std::nullopt;
-  }
+  RoutedLayout layout = single_fabric_layout(config, std::move(f), b.routing);
+  error = check_layout_routing(layout, "interconnect.butterfly");
+  if (!error.empty()) return std::nullopt;
   return layout;
 }
 

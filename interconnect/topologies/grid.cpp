@@ -204,30 +204,18 @@ std::optional<RoutedLayout> grid_layout(const NetworkConfig& config, std::span<c
             section, node, node_router[node] % cols, node_router[node] / cols);
         return std::nullopt;
       }
-  RoutedLayout layout;
-  layout.router = config.router;
-  layout.flit_bytes = config.flit_bytes;
-  layout.routing = g.routing;
   const uint32_t latency = config.router.link_latency;
-  if (kind == GridKind::DoubleCheckerboard) {
-    layout.planes = {build_plane(g, kind, 0, cols, rows, latency, roles, node_router),
-                     build_plane(g, kind, 1, cols, rows, latency, roles, node_router)};
-    layout.policy = double_policy;
+  RoutedLayout layout =
+      single_fabric_layout(config, build_plane(g, kind, 0, cols, rows, latency, roles, node_router), g.routing);
+  if (kind == GridKind::DoubleCheckerboard || g.slices == 2) {
+    // Two planes, both carrying requests and replies on separate virtual
+    // channels: the inverted checkerboard, or a second copy of the grid.
+    Fabric second = kind == GridKind::DoubleCheckerboard
+                        ? build_plane(g, kind, 1, cols, rows, latency, roles, node_router)
+                        : layout.planes.front();
+    layout.planes = {layout.planes.front(), std::move(second)};
+    layout.policy = kind == GridKind::DoubleCheckerboard ? double_policy : PlanePolicy::Alternate;
     layout.protocol_classes = 2;
-  } else {
-    Fabric f = build_plane(g, kind, 0, cols, rows, latency, roles, node_router);
-    if (g.slices == 2) {
-      layout.planes = {f, f};
-      layout.policy = PlanePolicy::Alternate;
-      layout.protocol_classes = 2;
-    } else if (config.router.subnets == SubnetMode::Physical) {
-      layout.planes = {f, f};
-      layout.policy = PlanePolicy::BySubnet;
-    } else {
-      layout.planes = {std::move(f)};
-      layout.policy = PlanePolicy::Single;
-      layout.protocol_classes = 2;
-    }
   }
   if (kind == GridKind::DoubleCheckerboard && g.routing != "xy" && g.routing != "cdr") {
     error = section + ": the double checkerboard picks each packet's plane for xy or cdr routing; set routing to one of them";
@@ -243,23 +231,8 @@ std::optional<RoutedLayout> grid_layout(const NetworkConfig& config, std::span<c
   }
   // The routing must take the fabric, and the virtual channels must split
   // evenly between the protocol and routing classes.
-  for (const Fabric& f : layout.planes) {
-    std::string routing_error;
-    const auto routing = routings().make(g.routing, f, routing_error);
-    if (!routing) {
-      error = section + ": " + routing_error;
-      return std::nullopt;
-    }
-    const uint32_t classes = layout.protocol_classes * routing->classes();
-    if (config.router.vcs % classes != 0) {
-      error = fmt::format(
-          "interconnect.router.vcs: {} virtual channels cannot be split evenly into {} classes ({} for requests "
-          "and replies x {} for {} routing{}); use a multiple of {}",
-          config.router.vcs, classes, layout.protocol_classes, routing->classes(), g.routing,
-          f.wraps && f.datelines ? " with datelines" : "", classes);
-      return std::nullopt;
-    }
-  }
+  error = check_layout_routing(layout, section);
+  if (!error.empty()) return std::nullopt;
   return layout;
 }
 
