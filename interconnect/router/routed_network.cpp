@@ -849,6 +849,31 @@ void RoutedNetwork::skip_to(uint64_t cycle) {
   cycle_ = cycle;
 }
 
+std::string RoutedNetwork::unreturned() const {
+  const uint32_t vcs = layout_.router.vcs, depth = layout_.router.vc_buffer_flits;
+  std::string out;
+  for (const auto& pp : planes_) {
+    const Plane& p = *pp;
+    for (size_t o = 0; o < p.ovcs.size(); ++o) {
+      const OutputVc& v = p.ovcs[o];
+      // Ejection channels (and a butterfly's unused terminal outputs) have no credits.
+      const bool ejection = v.credits == UINT32_MAX;
+      if (v.owner != kNone || (!ejection && v.credits != depth))
+        out += fmt::format("plane {} router {} output {} VC {}: {} credits of {}{}\n", p.index,
+                           p.out_router[o / vcs], o / vcs - p.routers[p.out_router[o / vcs]].out_base, o % vcs,
+                           v.credits, depth, v.owner != kNone ? ", still held" : "");
+    }
+  }
+  for (const NodeInterface::Port& port : nis_->ports)
+    for (uint32_t v = 0; v < vcs; ++v)
+      if (port.credits[v] != depth || port.busy[v])
+        out += fmt::format("node {} port on plane {} VC {}: {} credits of {}\n", port.node, port.plane, v,
+                           port.credits[v], depth);
+  for (size_t k = 0; k < nis_->reserved.size(); ++k)
+    if (nis_->reserved[k] != 0) out += fmt::format("node {}: {} delivery places reserved\n", k / kSubnets, nis_->reserved[k]);
+  return out;
+}
+
 // ---------------------------------------------------------------------------
 // Deadlock reports.
 

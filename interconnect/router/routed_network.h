@@ -102,6 +102,10 @@ class RoutedNetwork final : public Network {
   bool routable(uint32_t src, uint32_t dst) const override;
 
   const RoutedLayout& layout() const { return layout_; }
+  // With the network idle: "" when every credit is home (each output VC and
+  // each injection port holds its buffer's full depth), no virtual channel
+  // is held and no delivery place is reserved; else what is not.
+  std::string unreturned() const;
   // Installs `hook` (owned by the caller, outliving the network; null: none).
   void set_hook(RouterHook* hook) { hook_ = hook; }
   size_t routers() const override;
