@@ -77,9 +77,10 @@ class Checkerboard final : public Routing {
       s.via = kNoPort;
       s.y_first = false;
     }
+    // At the intermediate router `via` was cleared above, so only the
+    // destination yields kEject.
     const uint32_t target = s.via != kNoPort ? s.via : s.dst;
-    uint32_t port = grid::dimension_order(fabric_, router, target, s.y_first, s);
-    if (port == kEject && target != s.dst) port = grid::dimension_order(fabric_, router, s.dst, s.y_first, s);
+    const uint32_t port = grid::dimension_order(fabric_, router, target, s.y_first, s);
     s.vc_class = s.y_first ? 1 : 0;
     return port;
   }
