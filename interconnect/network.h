@@ -69,6 +69,7 @@ struct NetworkActivity {
   uint64_t link_traversals = 0;     // flits over a link between routers (flit-hops)
   uint64_t stalled_cycles = 0;      // cycles a granted connection moved no flit (downstream full)
   uint64_t vc_allocations = 0;      // output virtual channels granted to packets (routers)
+  uint64_t link_flit_um = 0;        // flits x link length in micrometres (wire energy)
 };
 
 // A network that cannot go on: a deadlock, or a packet its routing cannot

@@ -78,6 +78,9 @@ const stats::StatTable<NetworkActivity>& network_activity_table() {
     t.counter("vc_allocations", &A::vc_allocations, "grants",
               "flit-level routers: output virtual channels granted to head flits")
         .per_instance();
+    t.counter("link_flit_um", &A::link_flit_um, "flit-um",
+              "flit-level networks: flits x the length of the link they crossed, in micrometres (the links' "
+              "wire energy; a grid's links are tile_mm long)");
     return t;
   }();
   return table;

@@ -23,6 +23,7 @@
 #include "functional/device.h"
 #include "libcudart_shim/errors.h"
 #include "libcudart_shim/fatbin.h"
+#include "power/activity.h"
 
 namespace warpsim::cudart {
 
@@ -36,6 +37,7 @@ struct KernelStats {
   uint64_t thread_instructions = 0;
   double wall_seconds = 0;  // host time spent simulating it
   uint64_t cycles = 0;      // timing mode: simulated core cycles
+  power::Activity power_inputs;  // timing mode: the energy model's counters of its launches
 };
 
 struct KernelEntry {

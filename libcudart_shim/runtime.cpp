@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "timing/power_machine.h"
 #include "libcudart_shim/device_attributes.h"
 
 namespace warpsim::cudart {
@@ -60,6 +61,7 @@ RuntimeOptions RuntimeOptions::from_environment() {
   o.program = getenv_string("WARPSIM_PROGRAM");
   o.root_pid = std::atoi(getenv_string("WARPSIM_ROOT_PID").c_str());
   o.verbose = getenv_string("WARPSIM_VERBOSE") == "1";
+  o.power_trace = getenv_string("WARPSIM_POWER_TRACE");
   return o;
 }
 
@@ -125,9 +127,14 @@ void Runtime::make_device() {
     timing_ = std::make_unique<timing::Gpu>(config_);
     // One call into the timing model per grid: it returns the grid's
     // activity, which publish_launch turns into statistics.
+    power_machine_ = timing::power_machine(config_);
+    power::publish_parameters(power_parameters_, config_.power);
+    if (!options_.power_trace.empty() && config_.power.enabled) start_power_trace();
     device_->set_grid_runner([this](functional::LaunchContext& ctx, const functional::ExecutorOptions& o,
                                     functional::Dim3 cluster) {
+      if (power_trace_) power_trace_->begin_launch(ctx.kernel->name, timing_->total_cycles());
       timing::LaunchRun run = timing_->launch(ctx, o, cluster);
+      if (power_trace_) power_trace_->end_launch(power_activity(run.activity));
       launched_ = std::move(run.activity);
       return std::move(run.outcome);
     });
@@ -420,16 +427,22 @@ void Runtime::report_unsupported(const char* function) {
   std::fprintf(stderr, "warpsim: %s is not supported (returns cudaErrorNotSupported)\n", function);
 }
 
-void Runtime::publish_launch(const KernelEntry& k, const functional::LaunchResult& r,
-                             double seconds) {
+void Runtime::publish_launch(KernelEntry& k, const functional::LaunchResult& r, double seconds) {
   stats_.add("runtime.kernels_launched");
   stats_.add("gpu_tot_sim_insn", r.thread_instructions);
   stats_.add("gpu_tot_sim_warp_insn", r.warp_instructions);
   stats_.add("gpu_tot_ctas", r.ctas);
-  if (launched_) timing::publish(stats_, *launched_);
+  if (launched_ && config_.power.enabled) {
+    // The kernel's share of the energy model's counters: what this launch
+    // added to the run's.
+    const power::Activity before = power::Activity::from_registry(stats_, power::input_names());
+    timing::publish(stats_, *launched_);
+    k.stats.power_inputs.add(power::Activity::from_registry(stats_, power::input_names()).minus(before));
+  } else if (launched_) {
+    timing::publish(stats_, *launched_);
+  }
   launched_.reset();
   launch_seconds_ += seconds;
-  (void)k;
 }
 
 void Runtime::write_statistics() {
@@ -462,6 +475,7 @@ void Runtime::write_statistics() {
                        {"wall_seconds", k.stats.wall_seconds}});
   }
   j["kernels"] = std::move(kernels);
+  publish_power(j);  // after "kernels": adds each kernel's energy
   std::ofstream out(options_.stats_file);
   if (!out) {
     std::fprintf(stderr, "warpsim: cannot write statistics to %s\n", options_.stats_file.c_str());

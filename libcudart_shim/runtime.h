@@ -22,6 +22,7 @@
 #include "common/stats.h"
 #include "functional/device.h"
 #include "functional/occupancy.h"
+#include "power/power_trace.h"
 #include "timing/gpu.h"
 #include "timing/sim_config.h"
 #include "libcudart_shim/capture.h"
@@ -44,6 +45,7 @@ struct RuntimeOptions {
   std::string program;                 // WARPSIM_PROGRAM: for the statistics
   int root_pid = 0;                    // WARPSIM_ROOT_PID: only this process writes stats
   bool verbose = false;                // WARPSIM_VERBOSE=1: one line per loaded binary
+  std::string power_trace;             // WARPSIM_POWER_TRACE: CSV of power over time (timing mode)
   static RuntimeOptions from_environment();
 };
 
@@ -304,7 +306,13 @@ class Runtime {
   // time; synchronous operations make the host wait for it.
   Error enqueue(const void* stream, bool per_thread, double duration_ns, bool synchronous);
   void make_device();
-  void publish_launch(const KernelEntry& k, const functional::LaunchResult& r, double seconds);
+  void publish_launch(KernelEntry& k, const functional::LaunchResult& r, double seconds);
+  // Timing mode: the energy model's figures (power.*, per kernel) into `j`.
+  void publish_power(nlohmann::json& j);
+  // The power trace: opened when the device is made, sampled by the timing model.
+  void start_power_trace();
+  // The energy model's counters of a launch's activity.
+  static power::Activity power_activity(const timing::LaunchActivity& a);
   // Graphs and capture (runtime_graph.cpp). Before an operation on `stream`
   // runs: whether it is to be recorded in the stream's capture instead
   // (*record), or an error when capture forbids it.
@@ -351,6 +359,12 @@ class Runtime {
   std::unique_ptr<functional::Device> device_;
   std::unique_ptr<timing::Gpu> timing_;  // timing mode: runs the device's launches
   std::optional<timing::LaunchActivity> launched_;  // the last grid's, until publish_launch
+  std::unique_ptr<power::PowerTrace> power_trace_;  // --power-trace
+  // The energy model's view of the GPU, computed with the device: the
+  // statistics are written at exit, after the registries it needs may be
+  // gone.
+  power::Machine power_machine_;
+  StatsRegistry power_parameters_;  // power.parameters.*, for the same reason
   Registry registry_;
   StreamTable streams_;
   // Graph allocations by address (declared before graphs_: the nodes' last

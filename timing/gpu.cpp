@@ -56,6 +56,7 @@ struct Gpu::Launch {
   uint64_t start = 0;        // the core cycle the launch began at
   uint64_t since_start = 0;  // what %clock reads (ctx.cycle points here)
   uint64_t next_watchdog = 0;
+  uint64_t next_sample = 0;  // the cycle of the next sampler call
   uint32_t stuck = 0;        // consecutive cycles in which nothing could happen
 
   void stop_with(const Sm& sm) {
@@ -106,7 +107,7 @@ std::vector<SmActivity> Gpu::sm_snapshot() const {
   return s;
 }
 
-const std::vector<UnitClass>& Gpu::units_of(const functional::Program& program) {
+const std::vector<InstructionClass>& Gpu::units_of(const functional::Program& program) {
   for (const ProgramUnits& p : units_)
     if (p.serial == program.serial && program.serial != 0) return p.units;
   // Few programs run on one GPU: the oldest entry makes room past a handful.
@@ -141,6 +142,10 @@ LaunchRun Gpu::launch(functional::LaunchContext& ctx, const functional::Executor
     if (l.out.fault) break;
     ++now;
     if (busy_sms_.empty() && cta_scheduler_->done()) break;
+    if (sampler_ && now >= l.next_sample) {
+      l.next_sample = now + sample_interval_;
+      sampler_(activity_since(l, now));
+    }
     if (options.watchdog != 0 && now >= l.next_watchdog) {
       l.next_watchdog = now + 1024;
       for (auto& sm : sms_)
@@ -178,7 +183,7 @@ void Gpu::begin(Launch& l) {
   a.occupancy_limit = occ.limit;
   a.max_warps = max_warps;
 
-  const std::vector<UnitClass>& units = units_of(*ctx.program);
+  const std::vector<InstructionClass>& units = units_of(*ctx.program);
   const uint32_t n = static_cast<uint32_t>(sms_.size());
   const uint32_t per_cluster = config_.timing.gpu.sms_per_cluster;
   for (auto& sm : sms_) sm->begin_kernel(ctx, {per_sm, warps_per_cta}, units);
@@ -186,6 +191,7 @@ void Gpu::begin(Launch& l) {
   // Time is absolute across launches (the memory's queues carry over);
   // %clock reads the cycles since this launch began.
   l.start = clock_;
+  l.next_sample = l.start + sample_interval_;
   l.next_watchdog = l.start + 1024;
   ctx.cycle = &l.since_start;
 }
@@ -277,11 +283,8 @@ bool Gpu::sleep(Launch& l, uint64_t& now) {
   return true;
 }
 
-void Gpu::finish(Launch& l, uint64_t end) {
-  l.ctx.cycle = nullptr;
-  const uint64_t cycles = end - l.start;
-  for (auto& sm : sms_) sm->finish_kernel(cycles);
-  LaunchActivity& a = l.activity;
+LaunchActivity Gpu::activity_since(const Launch& l, uint64_t now) const {
+  LaunchActivity a = l.activity;
   a.sms = sm_snapshot();
   for (size_t i = 0; i < a.sms.size(); ++i) {
     SmActivity& s = a.sms[i];
@@ -296,8 +299,18 @@ void Gpu::finish(Launch& l, uint64_t end) {
     a.has_memory_system = true;
     a.memory = difference(memory_system_->activity(), l.memory_before);
   }
-  a.cycles = cycles;
-  a.index = launches_++;
+  a.cycles = now - l.start;
+  a.index = launches_;
+  return a;
+}
+
+void Gpu::finish(Launch& l, uint64_t end) {
+  l.ctx.cycle = nullptr;
+  const uint64_t cycles = end - l.start;
+  for (auto& sm : sms_) sm->finish_kernel(cycles);
+  l.activity = activity_since(l, end);
+  LaunchActivity& a = l.activity;
+  ++launches_;
   clock_ = end;
   total_cycles_ += cycles;
 

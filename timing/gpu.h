@@ -16,6 +16,7 @@
 // functional executor, and their cycles are estimated from their instruction
 // count (counted in timing.functional_fallback_launches).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -55,6 +56,16 @@ class Gpu {
   // launches here (their activity: last()).
   functional::Device::GridRunner grid_runner();
 
+  // Calls `fn` with the running launch's activity so far (cycles included)
+  // at the first cycle loop past every `interval` core cycles of a launch:
+  // a power trace's samples. An empty `fn` (the default) costs one test
+  // per loop.
+  using Sampler = std::function<void(const LaunchActivity& so_far)>;
+  void set_sampler(uint64_t interval, Sampler fn) {
+    sample_interval_ = interval == 0 ? 1 : interval;
+    sampler_ = std::move(fn);
+  }
+
   // The last launch's activity, and the cycles of every launch so far.
   const LaunchActivity& last() const { return last_; }
   uint64_t total_cycles() const { return total_cycles_; }
@@ -74,9 +85,11 @@ class Gpu {
                          functional::Dim3 cluster);
   void build();  // fresh SMs and memory
   std::vector<SmActivity> sm_snapshot() const;
+  // The launch's counters from its start to `now`.
+  LaunchActivity activity_since(const Launch& l, uint64_t now) const;
   // The execution unit of each instruction of `program`, computed once per
   // program.
-  const std::vector<UnitClass>& units_of(const functional::Program& program);
+  const std::vector<InstructionClass>& units_of(const functional::Program& program);
 
   SimConfig config_;
   Mechanisms mechanisms_;
@@ -89,13 +102,15 @@ class Gpu {
   std::vector<CtaAssignment> assignments_;
   struct ProgramUnits {
     uint64_t serial = 0;  // functional::Program::serial
-    std::vector<UnitClass> units;
+    std::vector<InstructionClass> units;
   };
   std::vector<ProgramUnits> units_;
   LaunchActivity last_;
   uint64_t total_cycles_ = 0;
   uint64_t clock_ = 0;  // core cycles since the GPU was made
   uint64_t launches_ = 0;
+  Sampler sampler_;
+  uint64_t sample_interval_ = 1;
 };
 
 // The SM resources of the [gpu] section (no carveout).

@@ -21,6 +21,7 @@
 #include "common/gpu_config.h"
 #include "functional/grid.h"
 #include "interconnect/network.h"
+#include "power/power_config.h"
 #include "timing/timing_config.h"
 
 namespace warpsim {
@@ -29,6 +30,7 @@ struct SimConfig {
   GpuConfig gpu;                           // [gpu]
   functional::ExecutorOptions functional;  // [functional]
   timing::TimingConfig timing;             // [timing], [timing.*]
+  power::PowerConfig power;                // [power]
 };
 
 // The sections of `config`, bound to its members (which must outlive the

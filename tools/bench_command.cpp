@@ -25,6 +25,7 @@
 #include "common/diagnostics.h"
 #include "timing/sim_config.h"
 #include "tools/commands.h"
+#include "tools/power_report.h"
 #include "tools/stats_file.h"
 #include "tools/workload_suite.h"
 
@@ -163,6 +164,8 @@ std::string md_cell(const std::string& s) {
 struct Figures {
   uint64_t kernels, insn, warp_insn, cycles;
   double ipc, sim_seconds, rate;
+  bool has_energy;                  // the energy model priced the run (timing mode)
+  double energy_J, power_W, edp_Js;
 };
 
 Figures figures(const Result& r) {
@@ -174,6 +177,10 @@ Figures figures(const Result& r) {
   f.ipc = f.cycles ? static_cast<double>(f.insn) / f.cycles : 0;
   f.sim_seconds = stat_double(r.stats, "warpsim.simulation_seconds");
   f.rate = r.wall_seconds > 0 ? f.insn / r.wall_seconds : 0;
+  f.has_energy = r.stats.is_object() && r.stats.contains("power") && r.stats["power"].contains("total_energy_J");
+  f.energy_J = stat_double(r.stats, "power.total_energy_J");
+  f.power_W = stat_double(r.stats, "power.average_power_W");
+  f.edp_Js = stat_double(r.stats, "power.edp_Js");
   return f;
 }
 
@@ -190,11 +197,12 @@ void write_results(const BenchOptions& opt, const std::vector<Result>& results, 
   j["programs"] = nlohmann::json::array();
   std::string csv =
       "program,status,exit_code,kernels,thread_instructions,warp_instructions,cycles,ipc,"
-      "wall_seconds,simulation_seconds,thread_inst_per_second,reason\n";
+      "energy_J,average_power_W,edp_Js,wall_seconds,simulation_seconds,thread_inst_per_second,reason\n";
   std::string md = fmt::format("# warpsim bench: suite `{}`, preset `{}`, {} mode, config `{}`\n\n",
                                opt.suite, opt.preset, opt.mode, opt.config.empty() ? "default" : opt.config);
-  md += timing ? "| program | status | kernels | thread inst | cycles | IPC | wall s | M inst/s | note |\n"
-                 "|---|---|---:|---:|---:|---:|---:|---:|---|\n"
+  md += timing ? "| program | status | kernels | thread inst | cycles | IPC | energy | avg W | EDP J*s | wall s | "
+                 "M inst/s | note |\n"
+                 "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
                : "| program | status | kernels | thread inst | wall s | M inst/s | note |\n"
                  "|---|---|---:|---:|---:|---:|---|\n";
   size_t passed = 0;
@@ -214,19 +222,28 @@ void write_results(const BenchOptions& opt, const std::vector<Result>& results, 
     p["warp_instructions"] = f.warp_insn;
     p["cycles"] = timing ? nlohmann::json(f.cycles) : nlohmann::json(nullptr);
     p["ipc"] = timing ? nlohmann::json(f.ipc) : nlohmann::json(nullptr);
+    p["energy_J"] = f.has_energy ? nlohmann::json(f.energy_J) : nlohmann::json(nullptr);
+    p["average_power_W"] = f.has_energy ? nlohmann::json(f.power_W) : nlohmann::json(nullptr);
+    p["edp_Js"] = f.has_energy ? nlohmann::json(f.edp_Js) : nlohmann::json(nullptr);
     p["wall_seconds"] = r.wall_seconds;
     p["simulation_seconds"] = f.sim_seconds;
     p["thread_inst_per_second"] = f.rate;
     p["log"] = r.log_base;
     j["programs"].push_back(std::move(p));
-    csv += fmt::format("{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.0f},{}\n", r.program->id(), r.status,
+    auto energy = [&](const char* format, double v) {
+      return f.has_energy ? fmt::format(fmt::runtime(format), v) : std::string();
+    };
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.0f},{}\n", r.program->id(), r.status,
                        r.exit_code, f.kernels, f.insn, f.warp_insn, timing ? std::to_string(f.cycles) : "",
-                       timing ? fmt::format("{:.4f}", f.ipc) : "", r.wall_seconds, f.sim_seconds, f.rate,
-                       csv_field(one_line(r.reason)));
+                       timing ? fmt::format("{:.4f}", f.ipc) : "", energy("{:.6g}", f.energy_J),
+                       energy("{:.4g}", f.power_W), energy("{:.6g}", f.edp_Js), r.wall_seconds, f.sim_seconds,
+                       f.rate, csv_field(one_line(r.reason)));
     const std::string status = r.status == "pass" ? "PASS" : "**" + r.status + "**";
     if (timing)
-      md += fmt::format("| {} | {} | {} | {} | {} | {:.3f} | {:.2f} | {:.1f} | {} |\n", r.program->id(), status,
-                        f.kernels, f.insn, f.cycles, f.ipc, r.wall_seconds, f.rate / 1e6, md_cell(r.reason));
+      md += fmt::format("| {} | {} | {} | {} | {} | {:.3f} | {} | {} | {} | {:.2f} | {:.1f} | {} |\n",
+                        r.program->id(), status, f.kernels, f.insn, f.cycles, f.ipc,
+                        f.has_energy ? energy_text(f.energy_J) : "", energy("{:.1f}", f.power_W),
+                        energy("{:.3g}", f.edp_Js), r.wall_seconds, f.rate / 1e6, md_cell(r.reason));
     else
       md += fmt::format("| {} | {} | {} | {} | {:.2f} | {:.1f} | {} |\n", r.program->id(), status, f.kernels,
                         f.insn, r.wall_seconds, f.rate / 1e6, md_cell(r.reason));

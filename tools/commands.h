@@ -11,6 +11,7 @@ void register_ptx_extract_command(CLI::App& ptx);
 void register_run_command(CLI::App& app);
 void register_bench_command(CLI::App& app);
 void register_stats_command(CLI::App& app);
+void register_power_command(CLI::App& app);
 // `noc`, a group: its studies register as subcommands in noc_command.cpp.
 void register_noc_command(CLI::App& app);
 void register_noc_area_command(CLI::App& noc);

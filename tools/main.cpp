@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   warpsim::tools::register_run_command(app);
   warpsim::tools::register_bench_command(app);
   warpsim::tools::register_stats_command(app);
+  warpsim::tools::register_power_command(app);
   warpsim::tools::register_noc_command(app);
   try {
     app.parse(argc, argv);

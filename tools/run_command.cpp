@@ -29,6 +29,7 @@
 #include "tools/commands.h"
 #include "tools/stats_file.h"
 #include "tools/host_binary.h"
+#include "tools/power_report.h"
 
 namespace warpsim::tools {
 
@@ -41,6 +42,7 @@ struct RunOptions {
   std::vector<std::string> overrides;
   std::string mode = "timing";
   std::string stats;
+  std::string power_trace;
   bool quiet = false;
   bool verbose = false;
   int cudart = 0;  // 0: detect
@@ -259,6 +261,7 @@ void print_summary(const std::string& program, int status_code, bool signaled,
                        bytes_text(rd), bytes_text(wr), cycles ? double(rd + wr) / cycles : 0.0,
                        hits + misses ? 100.0 * hits / (hits + misses) : 0.0);
   }
+  if (timing) out += power_summary(j.value("power", nlohmann::json()));
   out += fmt::format("  simulated time   {:.3f} ms{}\n", sim_ns / 1e6, timing ? "" : " (functional-mode estimate)");
   out += fmt::format("  host time        {:.2f} s, {:.2f} s simulating kernels ({:.1f} M thread-inst/s)\n",
                      w.value("wall_seconds", 0.0), sim, sim > 0 ? insn / sim / 1e6 : 0.0);
@@ -334,6 +337,18 @@ int run(const RunOptions& opt) {
     fs::remove(stats_file, ec);  // a stale file must not pass for this run's
   }
 
+  // Absolute: the program may change its working directory.
+  std::string power_trace;
+  if (!opt.power_trace.empty()) {
+    if (opt.mode != "timing") {
+      fmt::print(stderr, "warpsim run: --power-trace needs timing mode (the energy model prices the timing "
+                         "model's counters)\n");
+      return 2;
+    }
+    std::error_code ec;
+    power_trace = fs::absolute(opt.power_trace, ec).string();
+    if (ec) power_trace = opt.power_trace;
+  }
   std::string overrides;
   for (const std::string& o : opt.overrides) overrides += o + "\n";
   std::string preload = shim;
@@ -360,6 +375,7 @@ int run(const RunOptions& opt) {
     ::setenv("WARPSIM_PROGRAM", opt.command[0].c_str(), 1);
     ::setenv("WARPSIM_ROOT_PID", std::to_string(::getpid()).c_str(), 1);
     if (opt.verbose) ::setenv("WARPSIM_VERBOSE", "1", 1);
+    if (!power_trace.empty()) ::setenv("WARPSIM_POWER_TRACE", power_trace.c_str(), 1);
 #ifdef WARPSIM_ASAN_RUNTIME
     const char* asan = std::getenv("ASAN_OPTIONS");
     std::string a = asan ? std::string(asan) + ":" : std::string();
@@ -403,6 +419,9 @@ void register_run_command(CLI::App& app) {
       ->take_all();
   run_cmd->add_option("--mode", opt->mode, "Simulation mode: timing (cycle-level, the default) or functional (fast, no cycles)");
   run_cmd->add_option("--stats", opt->stats, "Write the run's statistics as JSON to this file");
+  run_cmd->add_option("--power-trace", opt->power_trace,
+                      "Timing mode: write power over time as CSV to this file (one row per "
+                      "power.trace_interval core cycles, per component group; docs/power.md)");
   run_cmd->add_flag("--quiet", opt->quiet, "Do not print the summary at exit");
   run_cmd->add_flag("--verbose", opt->verbose, "Report each device-code binary as it is loaded");
   run_cmd->add_option("--cudart", opt->cudart,

@@ -7,6 +7,7 @@
 #include "interconnect/router/routed_network.h"
 
 #include <algorithm>
+#include <cmath>
 #include <bit>
 
 #include <fmt/format.h>
@@ -689,6 +690,8 @@ void RoutedNetwork::send_flit(Plane& p, uint32_t r, uint32_t in, uint32_t v, uin
                     Event{EventKind::FlitToNode, plane_index, ch.node, 0, flit});
   } else {
     a.link_traversals++, subnet.link_traversals++;
+    const auto um = static_cast<uint64_t>(std::llround(ch.length_mm * 1000.0));
+    a.link_flit_um += um, subnet.link_flit_um += um;
     const uint32_t next_iv = (p.routers[ch.router].in_base + ch.port) * vcs + vc.out_vc % vcs;
     calendar_->push(cycle_, leave + 1 + rc.st_delay + ch.latency,
                     Event{EventKind::FlitToRouter, plane_index, next_iv, 0, flit});

@@ -307,7 +307,7 @@ TEST(Errors, KeyOutsideASection) {
   EXPECT_EQ(
       load_error("num_sms = 4\n"),
       "x.toml:1:1: unknown top-level key 'num_sms': settings go in sections (gpu, functional, timing, "
-      "interconnect) "
+      "interconnect, power) "
       "(it belongs in section [gpu])");
 }
 

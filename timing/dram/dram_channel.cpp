@@ -151,10 +151,13 @@ void DramChannel::State::account_until(uint64_t end) {
   // Cycles of [first, end) before `until`.
   auto before = [&](uint64_t until) { return until > first ? std::min(until, end) - first : 0; };
   uint64_t last_service = 0;
+  bool open = false;
   for (const Bank& bank : banks) {
     stats.busy_bank_cycles += bank.queued > 0 ? n : before(bank.service_end);
     last_service = std::max(last_service, bank.service_end);
+    open |= bank.open;
   }
+  if (open) stats.open_row_cycles += n;
   stats.busy_cycles += queue.empty() ? before(last_service) : n;
 }
 

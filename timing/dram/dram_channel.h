@@ -49,6 +49,7 @@ struct DramStats {
   uint64_t busy_bank_cycles = 0;            // sum over cycles of banks with a request queued or in service
   uint64_t busy_cycles = 0;                 // cycles with at least one such bank (BLP = busy_bank_cycles / busy_cycles)
   uint64_t queue_full_cycles = 0;           // cycles can_accept() was false when asked (count_full)
+  uint64_t open_row_cycles = 0;             // cycles with at least one bank's row open (active standby)
 };
 
 // What the DRAM formulas need besides the counters.

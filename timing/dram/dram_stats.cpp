@@ -43,6 +43,9 @@ const stats::StatTable<DramStats, DramScope>& dram_stats_table() {
     t.counter("busy_cycles", &D::busy_cycles, "DRAM cycles", "cycles with at least one busy bank");
     t.counter("queue_full_cycles", &D::queue_full_cycles, "DRAM cycles",
               "cycles a partition had an operation ready but its channel's queue was full");
+    t.counter("open_row_cycles", &D::open_row_cycles, "DRAM cycles",
+              "cycles with at least one bank's row open (active standby, for the energy model's background "
+              "power), from a channel's first request to its last tick");
     t.formula("row_buffer_locality", "fraction", "row-buffer hits / (hits + misses)",
               [](const D& d, const DramScope&) -> V { return ratio(d.row_hits, d.row_hits + d.row_misses); })
         .headline("Row_Buffer_Locality");

@@ -63,7 +63,7 @@ Sm::Sm(uint32_t id, const TimingConfig& config, uint32_t max_warps, LowerMemory&
 }
 
 void Sm::begin_kernel(functional::LaunchContext& ctx, const KernelShape& shape,
-                      const std::vector<UnitClass>& units) {
+                      const std::vector<InstructionClass>& units) {
   WARPSIM_INVARIANT(resident_ctas_ == 0, "a kernel started on an SM that still runs CTAs");
   WARPSIM_INVARIANT(uint64_t{shape.ctas_per_sm} * shape.warps_per_cta <= warps_.size(),
                     "occupancy allows more warps than the SM has slots");
@@ -303,7 +303,7 @@ IssueSlot Sm::can_issue(WarpSlot& w, const DecodedInst& inst, uint64_t now) {
     w.ready_at = long_latency_ ? kPending : wake_;
     return IssueSlot::Scoreboard;
   }
-  const UnitClass unit = (*units_)[&inst - ctx_->program->code.data()];
+  const UnitClass unit = (*units_)[&inst - ctx_->program->code.data()].unit;
   if (unit == UnitClass::Fence && (w.stores_in_flight != 0 || w.loads_in_flight != 0)) {
     w.ready_at = kPending;  // the last reply wakes it
     return IssueSlot::Barrier;
@@ -401,8 +401,13 @@ void Sm::execute(uint32_t ws, uint64_t now) {
     fault_warp_ = warp.warp_in_cta();
     return;
   }
+  const InstructionClass& klass = (*units_)[pc];
+  const uint64_t lanes = warp.thread_instructions - threads_before;
   ++stats_.warp_instructions;
-  stats_.thread_instructions += warp.thread_instructions - threads_before;
+  stats_.thread_instructions += lanes;
+  stats_.unit_lane_ops[static_cast<size_t>(klass.unit)] += lanes;
+  stats_.register_reads += klass.register_reads;
+  stats_.register_writes += klass.register_writes;
   ++w.instructions;
   warp.yield_requested = false;  // a wait that did not complete simply issues again
   // The buffer holds the following instructions unless control left the line.
@@ -417,7 +422,7 @@ void Sm::execute(uint32_t ws, uint64_t now) {
     }
   }
 
-  const UnitClass unit = (*units_)[pc];
+  const UnitClass unit = klass.unit;
   if (unit == UnitClass::Ldst) {
     issue_memory(ws, inst, now);
   } else if (unit != UnitClass::Fence) {

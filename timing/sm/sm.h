@@ -68,7 +68,7 @@ class Sm : private WarpViews {
   // `units`: the execution unit of each instruction of ctx.program (kept by
   // the caller for the whole kernel).
   void begin_kernel(functional::LaunchContext& ctx, const KernelShape& shape,
-                    const std::vector<UnitClass>& units);
+                    const std::vector<InstructionClass>& units);
   uint32_t free_cta_slots() const { return free_slots_; }
   void launch_cta(functional::Dim3 ctaid, uint64_t linear_id, uint64_t now);
 
@@ -204,7 +204,7 @@ class Sm : private WarpViews {
   const TimingConfig& config_;
   LowerMemory& memory_;
   functional::LaunchContext* ctx_ = nullptr;
-  const std::vector<UnitClass>* units_ = nullptr;
+  const std::vector<InstructionClass>* units_ = nullptr;
   KernelShape shape_;
   uint32_t free_slots_ = 0;
   uint32_t resident_ctas_ = 0;

@@ -11,6 +11,11 @@ const stats::StatTable<SmStats, SmScope>& sm_stats_table() {
         .per_instance();
     t.counter("thread_instructions", &S::thread_instructions, "instructions",
               "thread instructions executed (active lanes of the issued warp instructions)");
+    t.counters("lane_ops", &S::unit_lane_ops, kLaneOpNames, kLaneOpMeanings, "instructions");
+    t.counter("register_reads", &S::register_reads, "operands",
+              "general-register source operands read, one per warp instruction operand (all lanes)");
+    t.counter("register_writes", &S::register_writes, "operands",
+              "general-register destination operands written, one per warp instruction operand");
     // One issue slot per scheduler per cycle, by what it did (GPGPU-Sim
     // style: a slot that issued nothing counts the reason of the warp that
     // came closest).

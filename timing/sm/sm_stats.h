@@ -2,6 +2,7 @@
 // The counters of one SM, kept as plain integers in the cycle loop, and
 // their statistics table (sm_stats.cpp): names, units, descriptions, how
 // launches merge (common/stat_table.h).
+#include <cstddef>
 #include <cstdint>
 
 #include "common/stat_table.h"
@@ -32,9 +33,26 @@ inline constexpr const char* kIssueSlotMeanings[] = {
     "issue slots lost because the closest warp's execution unit could not accept it yet",
     "issue slots lost because the LD/ST unit was busy or the memory system refused"};
 
+// Execution-unit classes, as timing/sm/unit_class.h numbers them (the
+// statistics' names and descriptions).
+inline constexpr size_t kUnitClassCount = 8;
+inline constexpr const char* kLaneOpNames[kUnitClassCount] = {"sp",     "int",    "dp",   "sfu",
+                                                              "tensor", "branch", "ldst", "fence"};
+inline constexpr const char* kLaneOpMeanings[kUnitClassCount] = {
+    "thread instructions executed by the single-precision (fp32) units",
+    "thread instructions executed by the integer units",
+    "thread instructions executed by the double-precision (fp64) units",
+    "thread instructions executed by the special-function units",
+    "thread instructions executed by the tensor cores",
+    "thread instructions executed by the branch unit (branches, barriers, votes, shuffles' control)",
+    "thread instructions executed by the LD/ST unit (memory instructions)",
+    "thread instructions that were memory fences"};
+
 struct SmStats {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
+  uint64_t unit_lane_ops[kUnitClassCount] = {};  // thread instructions by execution unit
+  uint64_t register_reads = 0, register_writes = 0;  // warp-wide general-register operands
   uint64_t issue_slots[static_cast<int>(IssueSlot::Count)] = {};
   uint64_t active_cycles = 0;       // cycles with at least one resident CTA
   uint64_t resident_warp_cycles = 0;  // sum over cycles of resident warps (occupancy)

@@ -1,6 +1,8 @@
 // Instruction -> execution unit, and the per-class timing parameters.
 #include "timing/sm/unit_class.h"
 
+#include <algorithm>
+
 #include "ptx/opcode.h"
 
 namespace warpsim::timing {
@@ -29,12 +31,43 @@ UnitClass classify(const functional::DecodedInst& inst) {
   return UnitClass::Int;
 }
 
+// General-register operands read and written per warp: sources, the
+// address base, destinations, and the tensor-core instructions' fragment
+// registers (group 0 is the destination fragment, except for the stores).
+void count_registers(const functional::Program& program, const functional::DecodedInst& inst,
+                     InstructionClass& c) {
+  using functional::Src;
+  uint32_t reads = 0, writes = 0;
+  for (uint32_t i = 0; i < inst.num_src && i < 5; ++i) reads += inst.src[i].kind == Src::Reg;
+  reads += inst.addr.base.kind == Src::Reg;
+  for (uint32_t i = 0; i < inst.num_dst && i < 4; ++i)
+    writes += inst.dst[i] != functional::kNoSlot && !(inst.dst_is_pred && i == 0);
+  if (inst.extra_slots != functional::kNoSlot) {
+    const bool store = inst.opcode == ptx::Opcode::Stmatrix ||
+                       (inst.opcode == ptx::Opcode::Wmma && c.unit == UnitClass::Ldst && inst.num_dst == 0);
+    uint32_t slot = inst.extra_slots;
+    for (uint32_t g = 0; g < 4; ++g)
+      for (uint32_t k = 0; k < inst.extra_count[g]; ++k, ++slot) {
+        if (slot >= program.extra_operands.size() || program.extra_operands[slot].kind != Src::Reg) continue;
+        if (g == 0 && !store) ++writes;
+        else ++reads;
+      }
+  }
+  c.register_reads = static_cast<uint8_t>(std::min(reads, 255u));
+  c.register_writes = static_cast<uint8_t>(std::min(writes, 255u));
+}
+
 }  // namespace
 
-std::vector<UnitClass> classify_units(const functional::Program& program) {
-  std::vector<UnitClass> units;
+std::vector<InstructionClass> classify_units(const functional::Program& program) {
+  std::vector<InstructionClass> units;
   units.reserve(program.code.size());
-  for (const functional::DecodedInst& inst : program.code) units.push_back(classify(inst));
+  for (const functional::DecodedInst& inst : program.code) {
+    InstructionClass c;
+    c.unit = classify(inst);
+    count_registers(program, inst, c);
+    units.push_back(c);
+  }
   return units;
 }
 

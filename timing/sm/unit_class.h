@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "functional/program.h"
+#include "timing/sm/sm_stats.h"
 #include "timing/timing_config.h"
 
 namespace warpsim::timing {
@@ -14,8 +15,21 @@ namespace warpsim::timing {
 enum class UnitClass : uint8_t { Sp, Int, Dp, Sfu, Tensor, Branch, Ldst, Fence };
 inline constexpr uint32_t kUnitClasses = 8;
 
-// One class per instruction of program.code.
-std::vector<UnitClass> classify_units(const functional::Program& program);
+// The SM's per-unit counters (timing.lane_ops.*) follow this order.
+static_assert(kUnitClasses == kUnitClassCount);
+
+// What the SM needs to know of one instruction besides its decoded form,
+// decided once per instruction of a program: its unit, and the general
+// registers it reads and writes per warp (the register file's accesses,
+// which the energy model prices; predicates live in their own file).
+struct InstructionClass {
+  UnitClass unit = UnitClass::Int;
+  uint8_t register_reads = 0;
+  uint8_t register_writes = 0;
+};
+
+// One entry per instruction of program.code.
+std::vector<InstructionClass> classify_units(const functional::Program& program);
 
 struct UnitTiming {
   uint32_t latency = 1;   // cycles from issue to result
