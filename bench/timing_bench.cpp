@@ -6,6 +6,11 @@
 // >= 5 M thread-inst/s for (a), 10x GPGPU-Sim (docs/performance.md).
 // (a) also runs on the flit-level 8x8 mesh of configs/zhao-lallc-8x8.toml
 // and the 6x6 mesh of configs/bakhoda-thesis-6x6.toml, with the same goal.
+// (a) and (b) run three ways, side by side (the `energy` argument): the
+// energy model off (0), on as the CUDA runtime runs it (1: each launch's
+// counters published, taken as the energy model's inputs, added to the
+// kernel's, and priced), and on with a power trace sampled every 10,000
+// cycles (2). Goal: (1) at most 5% slower than (0) (docs/power.md).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -17,7 +22,9 @@
 #include <vector>
 
 #include "functional/device.h"
+#include "power/energy_model.h"
 #include "timing/gpu.h"
+#include "timing/power_machine.h"
 #include "timing/sim_config.h"
 
 namespace {
@@ -65,8 +72,41 @@ struct TimedDevice {
   }
 };
 
+// What the CUDA runtime does after a launch (libcudart_shim/runtime.cpp):
+// publish the launch's statistics and, with the energy model on, take the
+// launch's share of the model's counters for its kernel and price them.
+struct LaunchStatistics {
+  StatsRegistry run;
+  power::Activity kernel;
+  power::Machine machine;
+  double joules = 0;
+  void publish(const timing::LaunchActivity& a, const SimConfig& config, bool energy) {
+    if (!energy) {
+      timing::publish(run, a);
+      return;
+    }
+    const power::Activity before = power::Activity::from_registry(run, power::input_names());
+    timing::publish(run, a);
+    kernel.add(power::Activity::from_registry(run, power::input_names()).minus(before));
+    joules = power::estimate(config.power, machine, kernel).total_joules;
+  }
+};
+
 void run_kernel(benchmark::State& state, TimedDevice& s, const char* name, Dim3 grid, Dim3 block,
                 std::vector<std::vector<uint8_t>> args) {
+  const int64_t energy = state.range(0);  // 0 off, 1 on, 2 on with a power trace
+  LaunchStatistics stats;
+  stats.machine = timing::power_machine(s.config);
+  power::Activity sampled;
+  if (energy == 2)
+    s.gpu->set_sampler(10000, [&](const timing::LaunchActivity& so_far) {
+      StatsRegistry one;
+      timing::publish(one, so_far);
+      sampled = power::Activity::from_registry(one, power::input_names());
+      benchmark::DoNotOptimize(power::estimate(s.config.power, stats.machine, sampled).total_joules);
+    });
+  else
+    s.gpu->set_sampler(1, {});
   const KernelInfo* k = s.program ? s.program->find_kernel(name) : nullptr;
   if (!k) {
     state.SkipWithError("kernel did not load");
@@ -85,7 +125,10 @@ void run_kernel(benchmark::State& state, TimedDevice& s, const char* name, Dim3 
     }
     thread += r.thread_instructions;
     cycles += r.cycles;
+    stats.publish(s.gpu->last(), s.config, energy != 0);
   }
+  // The kernel's energy over every launch of the benchmark, per launch.
+  if (energy != 0) state.counters["joules_per_launch"] = stats.joules / static_cast<double>(state.iterations());
   state.counters["thread_inst_per_s"] = benchmark::Counter(static_cast<double>(thread), benchmark::Counter::kIsRate);
   state.counters["cycles_per_s"] = benchmark::Counter(static_cast<double>(cycles), benchmark::Counter::kIsRate);
   state.counters["sim_cycles"] = static_cast<double>(s.gpu->last().cycles);
@@ -117,19 +160,19 @@ void BM_TimingVectorAdd1M(benchmark::State& state) {
   static TimedDevice s(kVectorAdd);
   vector_add_1m(state, s);
 }
-BENCHMARK(BM_TimingVectorAdd1M)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TimingVectorAdd1M)->ArgName("energy")->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 void BM_TimingVectorAdd1MMesh8x8(benchmark::State& state) {
   static TimedDevice s(kVectorAdd, "zhao-lallc-8x8");
   vector_add_1m(state, s);
 }
-BENCHMARK(BM_TimingVectorAdd1MMesh8x8)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TimingVectorAdd1MMesh8x8)->ArgName("energy")->Arg(0)->Unit(benchmark::kMillisecond);
 
 void BM_TimingVectorAdd1MMesh6x6(benchmark::State& state) {
   static TimedDevice s(kVectorAdd, "bakhoda-thesis-6x6");
   vector_add_1m(state, s);
 }
-BENCHMARK(BM_TimingVectorAdd1MMesh6x6)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TimingVectorAdd1MMesh6x6)->ArgName("energy")->Arg(0)->Unit(benchmark::kMillisecond);
 
 void BM_TimingMatMul512(benchmark::State& state) {
   static TimedDevice s([] {
@@ -158,7 +201,7 @@ void BM_TimingMatMul512(benchmark::State& state) {
   for (uint32_t k = 0; k < n; ++k) want = std::fma(a[5 * n + k], b[k * n + 7], want);
   if (c != want) state.SkipWithError("matmul result is wrong");
 }
-BENCHMARK(BM_TimingMatMul512)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TimingMatMul512)->ArgName("energy")->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
