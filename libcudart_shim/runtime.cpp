@@ -10,8 +10,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "timing/power_machine.h"
 #include "libcudart_shim/device_attributes.h"
+#include "timing/power_machine.h"
 
 namespace warpsim::cudart {
 
@@ -125,11 +125,11 @@ void Runtime::make_device() {
   device_->set_executor_options(config_.functional);
   if (options_.mode == "timing") {
     timing_ = std::make_unique<timing::Gpu>(config_);
-    // One call into the timing model per grid: it returns the grid's
-    // activity, which publish_launch turns into statistics.
     power_machine_ = timing::power_machine(config_);
     power::publish_parameters(power_parameters_, config_.power);
     if (!options_.power_trace.empty() && config_.power.enabled) start_power_trace();
+    // One call into the timing model per grid: it returns the grid's
+    // activity, which publish_launch turns into statistics.
     device_->set_grid_runner([this](functional::LaunchContext& ctx, const functional::ExecutorOptions& o,
                                     functional::Dim3 cluster) {
       if (power_trace_) power_trace_->begin_launch(ctx.kernel->name, timing_->total_cycles());

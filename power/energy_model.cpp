@@ -31,6 +31,15 @@ struct Inputs {
   double dram_watts(double current_mA) const {
     return current_mA * kMilli * c.dram_vdd_V * c.dram_devices_per_channel;
   }
+  // Moving the bytes of counter `bytes`: the bursts' current above active
+  // standby (`burst_mA`: IDD4R or IDD4W) over their time, and the interface
+  // energy per bit.
+  double dram_transfers(std::string_view bytes, double burst_mA) const {
+    const double b = n(bytes);
+    const double bursts = m.dram_burst_bytes ? b / m.dram_burst_bytes : 0;
+    return bursts * std::max(0.0, dram_watts(burst_mA - c.dram_idd3n_mA)) * dram_seconds(m.dram_burst_cycles) +
+           b * 8 * c.dram_io_pJ_per_bit * kPico;
+  }
 };
 
 using EnergyFn = double (*)(const Inputs&);
@@ -156,20 +165,10 @@ const Row kRows[] = {
      }},
     {{"dram.read", Group::Dram, false,
       "read bursts x (IDD4R - IDD3N) x VDD x devices x burst time + read bits x dram_io_pJ_per_bit"},
-     [](const Inputs& in) {
-       const double bursts = in.m.dram_burst_bytes ? in.n("timing.dram.read_bytes") / in.m.dram_burst_bytes : 0;
-       const double burst_s = in.dram_seconds(in.m.dram_burst_cycles);
-       return bursts * std::max(0.0, in.dram_watts(in.c.dram_idd4r_mA - in.c.dram_idd3n_mA)) * burst_s +
-              in.n("timing.dram.read_bytes") * 8 * in.c.dram_io_pJ_per_bit * kPico;
-     }},
+     [](const Inputs& in) { return in.dram_transfers("timing.dram.read_bytes", in.c.dram_idd4r_mA); }},
     {{"dram.write", Group::Dram, false,
       "write bursts x (IDD4W - IDD3N) x VDD x devices x burst time + written bits x dram_io_pJ_per_bit"},
-     [](const Inputs& in) {
-       const double bursts = in.m.dram_burst_bytes ? in.n("timing.dram.write_bytes") / in.m.dram_burst_bytes : 0;
-       const double burst_s = in.dram_seconds(in.m.dram_burst_cycles);
-       return bursts * std::max(0.0, in.dram_watts(in.c.dram_idd4w_mA - in.c.dram_idd3n_mA)) * burst_s +
-              in.n("timing.dram.write_bytes") * 8 * in.c.dram_io_pJ_per_bit * kPico;
-     }},
+     [](const Inputs& in) { return in.dram_transfers("timing.dram.write_bytes", in.c.dram_idd4w_mA); }},
     {{"dram.refresh", Group::Dram, true,
       "channels x seconds / tREFI refreshes x (IDD5 - IDD3N) x VDD x devices x tRFC"},
      [](const Inputs& in) {

@@ -4,6 +4,7 @@ energies, by the scaling rule of docs/power.md, and prints it as TOML with a
 source for every value.
 
     scripts/power-coefficients.py gtx480      # also: v100, h100, a100, rtx2080ti, rtx4090
+    scripts/power-coefficients.py --markdown gtx480 v100 h100   # docs/power.md's table
 
 The rule: the dynamic energy of logic and SRAM scales with the feature size
 and the square of the supply voltage, E(node, V) = E(45 nm, 0.9 V) x
@@ -61,6 +62,35 @@ def sram64(kib):
 
 
 def section(name):
+    """The [power] section of GPU `name` as TOML."""
+    rows = coefficient_rows(name)
+    out = [f"# [power] for {name}, printed by scripts/power-coefficients.py {name} (docs/power.md):",
+           "# [HOR] Horowitz, ISSCC 2014, Fig. 1.1.9 (45 nm, 0.9 V); [KEC] Keckler et al., IEEE Micro 2011,",
+           "# Table 1 (40 nm); scaled to this node by E x (node / 45 nm) x (V / 0.9 V)^2 (wires: V^2).",
+           "[power]"]
+    for key, value, source in rows:
+        out.append(f"{key + ' = ' + fmt(value):<42} # {source}")
+    return "\n".join(out)
+
+
+def fmt(value):
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+
+def markdown(names):
+    """Every coefficient of GPUs `names` side by side, with the first one's source."""
+    tables = [coefficient_rows(n) for n in names]
+    out = ["| key | " + " | ".join(names) + " | source (each GPU at its node) |",
+           "|---|" + "---:|" * len(names) + "---|"]
+    for i, (key, _, source) in enumerate(tables[0]):
+        sources = [t[i][2] for t in tables]
+        if len(set(sources)) > 1:
+            source = "; ".join(f"{n}: {src}" for n, src in zip(names, sources))
+        out.append(f"| `{key}` | " + " | ".join(fmt(t[i][1]) for t in tables) + f" | {source} |")
+    return "\n".join(out)
+
+
+def coefficient_rows(name):
     g = GPUS[name]
     scale = (g["node"] / 45) * (g["vdd"] / 0.9) ** 2
     wire = KECKLER["wire_fJ_bit_mm"] * (g["vdd"] / KECKLER["vdd"]) ** 2
@@ -112,14 +142,7 @@ def section(name):
         row(key, value, source + g.get("dram_note", ""))
     for key, value, source in static_rows(g["static"], g):
         row(key, value, source)
-    out = [f"# [power] for {name}, printed by scripts/power-coefficients.py {name} (docs/power.md):",
-           "# [HOR] Horowitz, ISSCC 2014, Fig. 1.1.9 (45 nm, 0.9 V); [KEC] Keckler et al., IEEE Micro 2011,",
-           "# Table 1 (40 nm); scaled to this node by E x (node / 45 nm) x (V / 0.9 V)^2 (wires: V^2).",
-           "[power]"]
-    for key, value, source in rows:
-        text = f"{value:.4g}" if isinstance(value, float) else str(value)
-        out.append(f"{key + ' = ' + text:<42} # {source}")
-    return "\n".join(out)
+    return rows
 
 
 def dram_rows(kind):
@@ -163,6 +186,9 @@ def static_rows(kind, g):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in GPUS:
-        sys.exit(f"usage: {sys.argv[0]} {{{'|'.join(GPUS)}}}")
-    print(section(sys.argv[1]))
+    if len(sys.argv) == 2 and sys.argv[1] in GPUS:
+        print(section(sys.argv[1]))
+    elif len(sys.argv) > 2 and sys.argv[1] == "--markdown" and all(n in GPUS for n in sys.argv[2:]):
+        print(markdown(sys.argv[2:]))
+    else:
+        sys.exit(f"usage: {sys.argv[0]} {{{'|'.join(GPUS)}}}\n       {sys.argv[0]} --markdown GPU...")

@@ -81,7 +81,7 @@ int run_power(const PowerOptions& opt) {
     if (!k.contains("power_inputs")) continue;
     const power::EnergyReport e =
         power::estimate(config->power, *machine, power::Activity::from_flat_json(k["power_inputs"]));
-    const std::string name = k.value("name", std::string("?"));
+    const std::string name = demangle(k.value("name", std::string("?")));
     out += fmt::format("                   {:<10}  {:>9.1f} W    {}\n", energy_text(e.total_joules), e.average_watts(),
                        name.size() > 60 ? name.substr(0, 57) + "..." : name);
     report["kernels"].push_back({{"name", name}, {"power", e.to_json()}});

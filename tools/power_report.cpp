@@ -10,11 +10,16 @@
 namespace warpsim::tools {
 
 std::string energy_text(double joules) {
+  // Three significant digits, trailing zeros kept ("2.00 mJ", "850 uJ").
+  auto digits = [](double v, const char* unit) {
+    const double a = std::fabs(v);
+    return fmt::format("{:.{}f} {}", v, a >= 100 ? 0 : a >= 10 ? 1 : 2, unit);
+  };
   const double a = std::fabs(joules);
-  if (a >= 1) return fmt::format("{:.3g} J", joules);
-  if (a >= 1e-3) return fmt::format("{:.3g} mJ", joules * 1e3);
-  if (a >= 1e-6) return fmt::format("{:.3g} uJ", joules * 1e6);
-  return fmt::format("{:.3g} nJ", joules * 1e9);
+  if (a >= 1) return digits(joules, "J");
+  if (a >= 1e-3) return digits(joules * 1e3, "mJ");
+  if (a >= 1e-6) return digits(joules * 1e6, "uJ");
+  return digits(joules * 1e9, "nJ");
 }
 
 std::string power_summary(const nlohmann::json& power) {

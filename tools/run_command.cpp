@@ -7,7 +7,6 @@
 // WARPSIM_SET, WARPSIM_MODE, WARPSIM_STATS_FILE; libcudart_shim/runtime.h).
 // Its exit status is passed through; a summary of the simulation follows on
 // stderr.
-#include <cxxabi.h>
 #include <fmt/format.h>
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -194,14 +193,6 @@ std::string bytes_text(uint64_t b) {
   return fmt::format("{} B", b);
 }
 
-// A kernel's C++ name (mangled names are unreadable in a summary).
-std::string demangle(const std::string& name) {
-  int status = 0;
-  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-  std::string out = status == 0 && d ? d : name;
-  std::free(d);
-  return out;
-}
 
 void print_summary(const std::string& program, int status_code, bool signaled,
                    const nlohmann::json& j) {

@@ -1,5 +1,8 @@
 #include "tools/stats_file.h"
 
+#include <cxxabi.h>
+
+#include <cstdlib>
 #include <fstream>
 
 namespace warpsim::tools {
@@ -37,6 +40,14 @@ uint64_t stat_u64(const nlohmann::json& stats, std::string_view name) {
 double stat_double(const nlohmann::json& stats, std::string_view name) {
   const nlohmann::json* n = find(stats, name);
   return n != nullptr && n->is_number() ? n->get<double>() : 0;
+}
+
+std::string demangle(const std::string& name) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  std::string out = status == 0 && d ? d : name;
+  std::free(d);
+  return out;
 }
 
 }  // namespace warpsim::tools

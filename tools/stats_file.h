@@ -19,4 +19,8 @@ nlohmann::json read_stats_file(const std::string& path);
 uint64_t stat_u64(const nlohmann::json& stats, std::string_view name);
 double stat_double(const nlohmann::json& stats, std::string_view name);
 
+// A kernel's C++ name from its mangled one (kernels[].name), which is
+// unreadable in a summary; the name itself when it is not a C++ name.
+std::string demangle(const std::string& name);
+
 }  // namespace warpsim::tools

@@ -3,6 +3,10 @@
 // reading counters back from a statistics JSON file.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "power/energy_model.h"
@@ -188,6 +192,23 @@ TEST(EnergyModel, MachineRoundTripsThroughStatistics) {
   EXPECT_EQ(back->dram_burst_cycles, m.dram_burst_cycles);
   EXPECT_FALSE(Machine::from_json(nlohmann::json::object(), error));
   EXPECT_NE(error.find("power.machine"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace warpsim::power
+
+namespace warpsim::power {
+namespace {
+
+// docs/power.md's table of components stays complete.
+TEST(EnergyModel, EveryComponentIsDocumented) {
+  std::ifstream in(WARPSIM_SOURCE_DIR "/docs/power.md");
+  ASSERT_TRUE(in) << "docs/power.md";
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const Component& c : components())
+    EXPECT_NE(text.find("`" + std::string(c.name) + "`"), std::string::npos) << c.name << " is not in docs/power.md";
+  for (const config::Field& f : power_config_table().fields())
+    EXPECT_NE(text.find(f.key), std::string::npos) << "[power] " << f.key << " is not in docs/power.md";
 }
 
 }  // namespace
