@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/invariant.h"
+
 namespace warpsim::power {
 namespace {
 
@@ -21,11 +23,18 @@ struct Inputs {
   double seconds;
   // Sum of `counter` over the two subnets ("buffer_writes").
   double subnets(std::string_view counter) const {
-    double n = 0;
-    for (std::string_view s : kSubnets) n += static_cast<double>(a[fmt::format("{}.{}", s, counter)]);
-    return n;
+    double sum = 0;
+    for (std::string_view s : kSubnets) sum += n(fmt::format("{}.{}", s, counter));
+    return sum;
   }
-  double n(std::string_view name) const { return static_cast<double>(a[name]); }
+  // A counter's value. Only input_names() are ever filled in (the runtime and
+  // `warpsim power` take those), so reading another would price 0 silently.
+  double n(std::string_view name) const {
+    const auto names = input_names();
+    WARPSIM_INVARIANT(std::find(names.begin(), names.end(), name) != names.end(),
+                      "the energy model reads a counter missing from input_names()");
+    return static_cast<double>(a[name]);
+  }
   double dram_seconds(double cycles) const { return cycles / (m.dram_clock_mhz * 1e6); }
   // DRAM power of one channel at `current_mA` (all its devices).
   double dram_watts(double current_mA) const {
@@ -214,8 +223,8 @@ std::span<const std::string_view> input_names() {
         "timing.lane_ops.sfu", "timing.lane_ops.tensor", "timing.lane_ops.branch", "timing.lane_ops.fence",
         "timing.lane_ops.ldst", "timing.shared.accesses", "gpgpu_n_shmem_bkconflict", "timing.active_cycles",
         "timing.l1d.read_accesses", "timing.l1d.write_accesses", "timing.l1d.read_misses",
-        "timing.l1i.read_accesses", "timing.l1i.read_misses", "timing.constant.read_accesses",
-        "timing.constant.read_misses", "timing.l2.read_accesses", "timing.l2.write_accesses",
+        "timing.l1i.read_accesses", "timing.l1i.write_accesses", "timing.l1i.read_misses",
+        "timing.constant.read_accesses", "timing.constant.write_accesses", "timing.constant.read_misses", "timing.l2.read_accesses", "timing.l2.write_accesses",
         "timing.l2.read_misses", "timing.l2.atomics", "total_dram_reads", "total_dram_writes",
         "timing.dram.activates", "timing.dram.read_bytes", "timing.dram.write_bytes",
         "timing.dram.open_row_cycles"};

@@ -31,7 +31,8 @@
 namespace warpsim::power {
 
 // The groups a report sums components into (GPUWattch's breakdown, with
-// the network and the memory controller apart, as 000 and 003 report them).
+// the network and the memory controller apart, as Wang et al., IEEE TC 2019, and
+// Pattnaik et al., ISCA 2019, report them).
 enum class Group : uint8_t { Sm, L2, Noc, Mc, Dram, Constant, Count };
 inline constexpr size_t kGroups = static_cast<size_t>(Group::Count);
 inline constexpr std::array<std::string_view, kGroups> kGroupNames = {"sm", "l2", "noc", "mc", "dram",
