@@ -203,9 +203,10 @@ const Row kRows[] = {
 
 }  // namespace
 
-// The lists below are built once and never destroyed: the CUDA runtime
-// prices a run while the process exits, after function-local statics with
-// destructors may be gone.
+// The CUDA runtime prices a run while the process exits, after
+// function-local statics with destructors may be gone: this list is built
+// once and never destroyed (the pointer keeps it reachable), the names below
+// are constant.
 std::span<const Component> components() {
   static const std::vector<Component>* list = [] {
     auto* v = new std::vector<Component>;
@@ -215,30 +216,28 @@ std::span<const Component> components() {
   return *list;
 }
 
-std::span<const std::string_view> input_names() {
-  static const std::vector<std::string_view>* names = [] {
-    std::vector<std::string_view> v = {
-        "gpu_tot_sim_cycle", "timing.thread_instructions", "timing.warp_instructions", "timing.register_reads",
-        "timing.register_writes", "timing.lane_ops.sp", "timing.lane_ops.int", "timing.lane_ops.dp",
-        "timing.lane_ops.sfu", "timing.lane_ops.tensor", "timing.lane_ops.branch", "timing.lane_ops.fence",
-        "timing.lane_ops.ldst", "timing.shared.accesses", "gpgpu_n_shmem_bkconflict", "timing.active_cycles",
-        "timing.l1d.read_accesses", "timing.l1d.write_accesses", "timing.l1d.read_misses",
-        "timing.l1i.read_accesses", "timing.l1i.write_accesses", "timing.l1i.read_misses",
-        "timing.constant.read_accesses", "timing.constant.write_accesses", "timing.constant.read_misses", "timing.l2.read_accesses", "timing.l2.write_accesses",
-        "timing.l2.read_misses", "timing.l2.atomics", "total_dram_reads", "total_dram_writes",
-        "timing.dram.activates", "timing.dram.read_bytes", "timing.dram.write_bytes",
-        "timing.dram.open_row_cycles"};
-    // The network's, per subnet (the strings must outlive the list).
-    auto* network = new std::vector<std::string>;
-    for (std::string_view s : kSubnets)
-      for (std::string_view c : {"buffer_writes", "buffer_reads", "switch_allocations", "vc_allocations",
-                                 "switch_traversals", "link_flit_um", "flits_injected", "flits_ejected"})
-        network->push_back(fmt::format("{}.{}", s, c));
-    for (const std::string& s : *network) v.push_back(s);
-    return new std::vector<std::string_view>(std::move(v));
-  }();
-  return *names;
-}
+// Constant-initialised: nothing to build or destroy (see components()).
+constexpr std::string_view kInputNames[] = {
+    "gpu_tot_sim_cycle", "timing.thread_instructions", "timing.warp_instructions", "timing.register_reads",
+    "timing.register_writes", "timing.lane_ops.sp", "timing.lane_ops.int", "timing.lane_ops.dp",
+    "timing.lane_ops.sfu", "timing.lane_ops.tensor", "timing.lane_ops.branch", "timing.lane_ops.fence",
+    "timing.lane_ops.ldst", "timing.shared.accesses", "gpgpu_n_shmem_bkconflict", "timing.active_cycles",
+    "timing.l1d.read_accesses", "timing.l1d.write_accesses", "timing.l1d.read_misses",
+    "timing.l1i.read_accesses", "timing.l1i.write_accesses", "timing.l1i.read_misses",
+    "timing.constant.read_accesses", "timing.constant.write_accesses", "timing.constant.read_misses",
+    "timing.l2.read_accesses", "timing.l2.write_accesses", "timing.l2.read_misses", "timing.l2.atomics",
+    "total_dram_reads", "total_dram_writes", "timing.dram.activates", "timing.dram.read_bytes",
+    "timing.dram.write_bytes", "timing.dram.open_row_cycles",
+    // The network's, per subnet.
+    "icnt.request.buffer_writes", "icnt.request.buffer_reads", "icnt.request.switch_allocations",
+    "icnt.request.vc_allocations", "icnt.request.switch_traversals", "icnt.request.link_flit_um",
+    "icnt.request.flits_injected", "icnt.request.flits_ejected", "icnt.reply.buffer_writes",
+    "icnt.reply.buffer_reads", "icnt.reply.switch_allocations", "icnt.reply.vc_allocations",
+    "icnt.reply.switch_traversals", "icnt.reply.link_flit_um", "icnt.reply.flits_injected",
+    "icnt.reply.flits_ejected",
+};
+
+std::span<const std::string_view> input_names() { return kInputNames; }
 
 EnergyReport estimate(const PowerConfig& config, const Machine& machine, const Activity& activity) {
   EnergyReport r;
