@@ -101,7 +101,7 @@ void run_kernel(benchmark::State& state, TimedDevice& s, const char* name, Dim3 
   if (energy == 2)
     s.gpu->set_sampler(10000, [&](const timing::LaunchActivity& so_far) {
       StatsRegistry one;
-      timing::publish(one, so_far);
+      timing::publish(one, so_far, timing::PublishDetail::Totals);
       sampled = power::Activity::from_registry(one, power::input_names());
       benchmark::DoNotOptimize(power::estimate(s.config.power, stats.machine, sampled).total_joules);
     });

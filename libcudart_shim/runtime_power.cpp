@@ -12,7 +12,7 @@ namespace warpsim::cudart {
 
 power::Activity Runtime::power_activity(const timing::LaunchActivity& a) {
   StatsRegistry one;
-  timing::publish(one, a);
+  timing::publish(one, a, timing::PublishDetail::Totals);
   return power::Activity::from_registry(one, power::input_names());
 }
 

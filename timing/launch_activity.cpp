@@ -46,14 +46,15 @@ void sum_sms(LaunchActivity& a) {
   }
 }
 
-void publish(StatsRegistry& stats, const LaunchActivity& a) {
+void publish(StatsRegistry& stats, const LaunchActivity& a, PublishDetail detail) {
   launch_stats_table().publish(stats, a, kGpuStats);
   if (a.fallback()) return;
   sm_stats_table().publish(stats, a.sm, kSmStats, {a.max_warps, a.ctas_per_sm});
   cache_stats_table().publish(stats, a.l1d, kL1dStats);
   cache_stats_table().publish(stats, a.l1i, kL1iStats);
   cache_stats_table().publish(stats, a.constant, kConstantCacheStats);
-  if (a.has_memory_system) publish(stats, a.memory, a.cycles);
+  if (a.has_memory_system) publish(stats, a.memory, a.cycles, detail);
+  if (detail == PublishDetail::Totals) return;
   // Per SM: where CTAs went and how busy each SM was (load balance across
   // SMs is what CTA-scheduling studies look at).
   for (size_t i = 0; i < a.sms.size(); ++i) {

@@ -58,6 +58,7 @@ void sum_sms(LaunchActivity& a);
 // Publishes one launch: GPU-level figures, the SMs' and their caches'
 // counters (summed, and per SM at timing.sm.N), the memory below L1, and the
 // CTA placements when traced. Headline figures keep GPGPU-Sim's names.
-void publish(StatsRegistry& stats, const LaunchActivity& launch);
+// PublishDetail::Totals leaves out the per-instance figures and the trace.
+void publish(StatsRegistry& stats, const LaunchActivity& launch, PublishDetail detail = PublishDetail::All);
 
 }  // namespace warpsim::timing

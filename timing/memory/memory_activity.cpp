@@ -81,7 +81,7 @@ MemoryActivity difference(const MemoryActivity& after, const MemoryActivity& bef
   return d;
 }
 
-void publish(StatsRegistry& stats, const MemoryActivity& m, uint64_t launch_cycles) {
+void publish(StatsRegistry& stats, const MemoryActivity& m, uint64_t launch_cycles, PublishDetail detail) {
   const ClockDomains& clk = m.clocks;
   const uint64_t launch_ps = clk.time(Domain::Core, launch_cycles);
   cache_stats_table().publish(stats, m.l2, kL2Stats);
@@ -96,6 +96,7 @@ void publish(StatsRegistry& stats, const MemoryActivity& m, uint64_t launch_cycl
     interconnect::node_stats_table().publish(stats, m.net[s], kSubnetStats[s], {network_cycles, injecting[s], nodes});
     interconnect::network_activity_table().publish(stats, m.network[s], kSubnetStats[s]);
   }
+  if (detail == PublishDetail::Totals) return;
   for (size_t p = 0; p < m.partitions.size(); ++p) {
     const std::string prefix = fmt::format("timing.partition.{}.", p);
     dram_stats_table().publish_instance(stats, m.partitions[p].dram, prefix + "dram");

@@ -71,10 +71,17 @@ inline constexpr stats::Instance kSubnetStats[interconnect::kSubnets] = {{"icnt.
 void sum_totals(MemoryActivity& m);
 // What happened between two snapshots of the same memory system.
 MemoryActivity difference(const MemoryActivity& after, const MemoryActivity& before);
+// What a publish writes: every figure, or the components' totals only (no
+// per-SM, per-partition, per-node or per-router entries, no CTA trace),
+// which is all the energy model reads and much cheaper (a power trace
+// publishes a snapshot every few thousand cycles).
+enum class PublishDetail : uint8_t { All, Totals };
+
 // Publishes one launch of `launch_cycles` core cycles: totals under their
-// components' names, and per partition (timing.partition.N.{l2,dram}) and
-// per network node with traffic (icnt.node.N.{request,reply}) and per router
-// with traffic (icnt.router.N).
-void publish(StatsRegistry& stats, const MemoryActivity& launch, uint64_t launch_cycles);
+// components' names, and, with PublishDetail::All, per partition
+// (timing.partition.N.{l2,dram}) and per network node with traffic
+// (icnt.node.N.{request,reply}) and per router with traffic (icnt.router.N).
+void publish(StatsRegistry& stats, const MemoryActivity& launch, uint64_t launch_cycles,
+             PublishDetail detail = PublishDetail::All);
 
 }  // namespace warpsim::timing
