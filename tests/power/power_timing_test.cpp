@@ -23,8 +23,7 @@ namespace {
 
 using timing::testing::TimedDevice;
 
-std::vector<uint8_t> u64(uint64_t v) { return std::vector<uint8_t>(reinterpret_cast<uint8_t*>(&v), reinterpret_cast<uint8_t*>(&v) + 8); }
-std::vector<uint8_t> u32(uint32_t v) { return std::vector<uint8_t>(reinterpret_cast<uint8_t*>(&v), reinterpret_cast<uint8_t*>(&v) + 4); }
+using functional::param_bytes;
 
 // out[i] = in[i] * 3.0f + 1.0f, one element per thread.
 constexpr const char* kScale = R"(
@@ -63,7 +62,7 @@ Activity activity_of(const timing::LaunchActivity& a, timing::PublishDetail deta
 // Runs `scale` over n elements; returns the launch's counters.
 timing::LaunchActivity run_scale(TimedDevice& t, uint32_t n) {
   const uint64_t in = t.alloc(n * 4), out = t.alloc(n * 4);
-  const functional::LaunchResult r = t.run("scale", {(n + 127) / 128}, {128}, {u64(out), u64(in), u32(n)});
+  const functional::LaunchResult r = t.run("scale", {(n + 127) / 128}, {128}, {param_bytes(out), param_bytes(in), param_bytes(n)});
   EXPECT_EQ(r.error, functional::LaunchError::None);
   return t.gpu->last();
 }
