@@ -10,6 +10,11 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   clang libclang-rt-14-dev
+  # warpsim plot/report/study (matplotlib), the Slurm backend's test (a
+  # real single-node cluster) and the report's test (headless Chromium).
+  python3-matplotlib python3-toml
+  slurm-wlm munge
+  chromium
 )
 
 missing=()

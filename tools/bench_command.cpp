@@ -26,6 +26,8 @@
 #include "timing/sim_config.h"
 #include "tools/commands.h"
 #include "tools/power_report.h"
+#include "tools/install_paths.h"
+#include "tools/program_run.h"
 #include "tools/stats_file.h"
 #include "tools/workload_suite.h"
 
@@ -60,100 +62,6 @@ struct Result {
   nlohmann::json stats;  // null when the run wrote none
   std::string log_base;  // <out>/logs/<suite>_<name>
 };
-
-std::string self_path() {
-  std::error_code ec;
-  fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string() : p.string();
-}
-
-// suites.toml: --suites, else next to the build tree's programs
-// (<build>/tools/warpsim -> <build>/benchmarks/), else the installed copy
-// (<prefix>/bin/warpsim -> <prefix>/share/warpsim/benchmarks/).
-std::string find_suites_file(const std::string& given) {
-  if (!given.empty()) return given;
-  const fs::path exe_dir = fs::path(self_path()).parent_path();
-  for (const fs::path& candidate : {exe_dir / ".." / "benchmarks" / "suites.toml",
-                                    exe_dir / ".." / "share" / "warpsim" / "benchmarks" / "suites.toml"}) {
-    std::error_code ec;
-    if (fs::is_regular_file(candidate, ec)) return fs::weakly_canonical(candidate, ec).string();
-  }
-  return {};
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// The first non-blank line: what went wrong, before any usage text or trace.
-std::string first_line(const std::string& text) {
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);)
-    if (line.find_first_not_of(" \t\r") != std::string::npos) return line;
-  return {};
-}
-
-// Classifies a finished run from its exit status and its output.
-void classify(Result& r, int wait_status, bool timed_out) {
-  const std::string out = read_text(r.log_base + ".out");
-  const std::string err = read_text(r.log_base + ".err");
-  r.stats = read_stats_file(r.log_base + ".stats.json");
-  const std::string& name = r.program->name;
-  std::string fail_line;
-  bool passed = false;
-  std::istringstream lines(out);
-  for (std::string line; std::getline(lines, line);) {
-    if (line == "PASS " + name) passed = true;
-    if (line.rfind("FAIL ", 0) == 0 && fail_line.empty()) fail_line = line;
-  }
-  if (timed_out) {
-    r.status = "timeout";
-    r.reason = fmt::format("killed after {:.0f} s", r.wall_seconds);
-    return;
-  }
-  if (WIFSIGNALED(wait_status)) {
-    r.status = "crash";
-    r.reason = fmt::format("warpsim run was killed by signal {} ({})", WTERMSIG(wait_status),
-                           strsignal(WTERMSIG(wait_status)));
-    return;
-  }
-  r.exit_code = WEXITSTATUS(wait_status);
-  // `warpsim run` passes the program's status through; 128+N is a signal.
-  if (r.exit_code > 128) {
-    r.status = "crash";
-    r.reason = fmt::format("terminated by signal {} ({})", r.exit_code - 128, strsignal(r.exit_code - 128));
-    if (std::string l = first_line(err); !l.empty()) r.reason += ": " + l;
-    return;
-  }
-  if (r.exit_code == 0 && passed && fail_line.empty()) {
-    r.status = "pass";
-    return;
-  }
-  r.status = "fail";
-  if (!fail_line.empty()) {
-    r.reason = fail_line;
-  } else {
-    r.reason = fmt::format("exit status {}{}", r.exit_code,
-                           passed ? "" : fmt::format(", no 'PASS {}' line", name));
-    if (std::string l = first_line(err); !l.empty()) r.reason += ": " + l;
-  }
-}
-
-std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-  return s;
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
 
 std::string md_cell(const std::string& s) {
   std::string out;
@@ -254,44 +162,6 @@ void write_results(const BenchOptions& opt, const std::vector<Result>& results, 
   std::ofstream(out / "results.json") << j.dump(2) << "\n";
   std::ofstream(out / "results.csv") << csv;
   std::ofstream(out / "results.md") << md;
-}
-
-// Starts `warpsim run` for one program in its own process group, output to
-// the log files. Returns the pid, or -1 (with r.reason set).
-pid_t start(const BenchOptions& opt, const std::string& self, const std::string& binary, Result& r) {
-  std::vector<std::string> argv = {self, "run", "--quiet", "--mode", opt.mode};
-  if (!opt.config.empty()) argv.insert(argv.end(), {"--config", opt.config});
-  for (const std::string& o : opt.overrides) argv.insert(argv.end(), {"--set", o});
-  argv.insert(argv.end(), {"--stats", r.log_base + ".stats.json", "--", binary});
-  argv.insert(argv.end(), r.arguments.begin(), r.arguments.end());
-  std::error_code ec;
-  fs::remove(r.log_base + ".stats.json", ec);
-  const int out = ::open((r.log_base + ".out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  const int err = ::open((r.log_base + ".err").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (out < 0 || err < 0) {
-    r.reason = fmt::format("cannot write {}.out/.err: {}", r.log_base, std::strerror(errno));
-    if (out >= 0) ::close(out);
-    if (err >= 0) ::close(err);
-    return -1;
-  }
-  std::vector<char*> cargv;
-  for (std::string& s : argv) cargv.push_back(s.data());
-  cargv.push_back(nullptr);
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::setpgid(0, 0);  // a timeout kills the program too, not only `warpsim run`
-    const int in = ::open("/dev/null", O_RDONLY);
-    if (in >= 0) ::dup2(in, 0);
-    ::dup2(out, 1);
-    ::dup2(err, 2);
-    ::execv(self.c_str(), cargv.data());
-    ::_exit(127);
-  }
-  ::close(out);
-  ::close(err);
-  if (pid < 0) r.reason = fmt::format("fork failed: {}", std::strerror(errno));
-  else ::setpgid(pid, pid);
-  return pid;
 }
 
 class Progress {
@@ -408,77 +278,53 @@ int bench(const BenchOptions& opt, bool suite_given) {
   fmt::print(stderr, "warpsim bench: suite {} ({} programs), preset {}, {} mode, {} job{}; results in {}\n",
              opt.suite, results.size(), opt.preset, opt.mode, opt.jobs, opt.jobs == 1 ? "" : "s", opt.out);
 
-  struct Running {
-    pid_t pid;
-    size_t index;
-    Clock::time_point start;
-  };
-  std::vector<Running> running;
+  std::vector<ProgramRun> runs(results.size());
+  std::vector<size_t> order;
   Progress progress(results.size());
   const auto t0 = Clock::now();
-  size_t next = 0, done = 0, passed = 0;
-  Clock::time_point last_drawn{};
+  size_t done = 0, passed = 0;
   auto finish = [&](Result& r) {
     ++done;
     passed += r.status == "pass";
     progress.finished(r, done);
   };
-  while (next < results.size() || !running.empty()) {
-    while (next < results.size() && running.size() < opt.jobs) {
-      Result& r = results[next];
-      const std::string binary = suite->binary(*r.program);
-      const size_t index = next++;
-      if (!fs::is_regular_file(binary, ec)) {
-        r.status = "missing";
-        r.reason = "not built: " + binary;
-        finish(r);
-        continue;
-      }
-      const pid_t pid = start(opt, self, binary, r);
-      if (pid < 0) {
-        r.status = "error";
-        finish(r);
-        continue;
-      }
-      running.push_back({pid, index, Clock::now()});
-    }
-    int status = 0;
-    const pid_t pid = ::waitpid(-1, &status, WNOHANG);
-    if (pid > 0) {
-      auto it = std::find_if(running.begin(), running.end(), [&](const Running& x) { return x.pid == pid; });
-      if (it == running.end()) continue;
-      Result& r = results[it->index];
-      r.wall_seconds = std::chrono::duration<double>(Clock::now() - it->start).count();
-      running.erase(it);
-      classify(r, status, false);
+  for (size_t k = 0; k < results.size(); ++k) {
+    Result& r = results[k];
+    ProgramRun& run = runs[k];
+    run.warpsim = self;
+    run.mode = opt.mode;
+    run.config = opt.config;
+    run.overrides = opt.overrides;
+    run.binary = suite->binary(*r.program);
+    run.arguments = r.arguments;
+    run.log_base = r.log_base;
+    run.pass_line = "PASS " + r.program->name;
+    run.timeout = opt.timeout;
+    if (fs::is_regular_file(run.binary, ec)) {
+      order.push_back(k);
+    } else {
+      r.status = "missing";
+      r.reason = "not built: " + run.binary;
       finish(r);
-      continue;
     }
-    // Timeouts: the whole process group goes.
-    for (auto it = running.begin(); it != running.end();) {
-      const double age = std::chrono::duration<double>(Clock::now() - it->start).count();
-      if (opt.timeout > 0 && age > opt.timeout) {
-        ::kill(-it->pid, SIGKILL);
-        while (::waitpid(it->pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        Result& r = results[it->index];
-        r.wall_seconds = age;
-        classify(r, status, true);
-        finish(r);
-        it = running.erase(it);
-      } else {
-        ++it;
-      }
-    }
-    // Poll often (wall times are measured to the poll), redraw a few times a second.
-    if (Clock::now() - last_drawn > std::chrono::milliseconds(250)) {
-      std::vector<std::pair<const Result*, Clock::time_point>> shown;
-      for (const Running& x : running) shown.emplace_back(&results[x.index], x.start);
-      progress.show(done, passed, shown);
-      last_drawn = Clock::now();
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+  run_programs(
+      runs, order, opt.jobs,
+      [&](size_t k, const RunOutcome& outcome) {
+        Result& r = results[k];
+        r.status = outcome.status;
+        r.reason = outcome.reason;
+        r.exit_code = outcome.exit_code;
+        r.wall_seconds = outcome.wall_seconds;
+        r.stats = read_stats_file(runs[k].stats_path());
+        finish(r);
+      },
+      [&](const std::vector<RunningProgram>& running) {
+        std::vector<std::pair<const Result*, Clock::time_point>> shown;
+        for (const RunningProgram& x : running) shown.emplace_back(&results[x.index], x.start);
+        progress.show(done, passed, shown);
+      },
+      [] { return false; });
   progress.clear();
   const double total = std::chrono::duration<double>(Clock::now() - t0).count();
   write_results(opt, results, total);

@@ -15,6 +15,11 @@ void register_power_command(CLI::App& app);
 // `noc`, a group: its studies register as subcommands in noc_command.cpp.
 void register_noc_command(CLI::App& app);
 void register_noc_area_command(CLI::App& noc);
+// `sweep` (and the internal `sweep-task` its Slurm jobs run).
+void register_sweep_command(CLI::App& app);
+// `plot` and `report`: the Python program installed with warpsim.
+void register_python_commands(CLI::App& app);
+void register_study_command(CLI::App& app);
 
 void set_exit_code(int code);
 int exit_code();

@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
   warpsim::tools::register_stats_command(app);
   warpsim::tools::register_power_command(app);
   warpsim::tools::register_noc_command(app);
+  warpsim::tools::register_sweep_command(app);
+  warpsim::tools::register_python_commands(app);
+  warpsim::tools::register_study_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

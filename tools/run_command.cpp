@@ -26,6 +26,7 @@
 #include "common/diagnostics.h"
 #include "timing/sim_config.h"
 #include "tools/commands.h"
+#include "tools/install_paths.h"
 #include "tools/stats_file.h"
 #include "tools/host_binary.h"
 #include "tools/power_report.h"
@@ -152,32 +153,6 @@ int detect_cudart(const std::string& program, std::string& why) {
                     "device code); if it loads CUDA at run time, say which runtime with --cudart "
                     "11|12|13; if it was linked statically, {}", program, rebuild_advice());
   return 0;
-}
-
-fs::path executable_dir() {
-  char buf[PATH_MAX];
-  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return {};
-  buf[n] = 0;
-  return fs::path(buf).parent_path();
-}
-
-// The shim for `major`: WARPSIM_SHIM_DIR, the install tree, the build tree.
-std::string find_shim(int major) {
-  const std::string file = major == 11 ? "libcudart.so.11.0" : fmt::format("libcudart.so.{}", major);
-  const std::string sub = fmt::format("cuda{}", major);
-  std::vector<fs::path> dirs;
-  if (const char* d = std::getenv("WARPSIM_SHIM_DIR")) dirs.push_back(fs::path(d) / sub);
-  dirs.push_back(executable_dir() / ".." / "lib" / "warpsim" / sub);  // cmake --install
-#ifdef WARPSIM_SHIM_BUILD_DIR
-  dirs.push_back(fs::path(WARPSIM_SHIM_BUILD_DIR) / sub);
-#endif
-  for (const fs::path& d : dirs) {
-    fs::path p = d / file;
-    std::error_code ec;
-    if (fs::exists(p, ec)) return fs::weakly_canonical(p, ec).string();
-  }
-  return {};
 }
 
 std::string group(uint64_t v) {
