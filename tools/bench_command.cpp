@@ -4,30 +4,22 @@
 // program that fails, crashes or times out is reported as such and the suite
 // goes on. docs/bench.md describes the options and the output.
 #include <fmt/format.h>
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <climits>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "common/diagnostics.h"
 #include "timing/sim_config.h"
 #include "tools/commands.h"
-#include "tools/power_report.h"
 #include "tools/install_paths.h"
+#include "tools/power_report.h"
 #include "tools/program_run.h"
+#include "tools/status_line.h"
 #include "tools/stats_file.h"
 #include "tools/workload_suite.h"
 
@@ -166,7 +158,7 @@ void write_results(const BenchOptions& opt, const std::vector<Result>& results, 
 
 class Progress {
  public:
-  Progress(size_t total) : total_(total), tty_(::isatty(2)) {}
+  Progress(size_t total) : total_(total) {}
 
   void finished(const Result& r, size_t done) {
     clear();
@@ -179,26 +171,19 @@ class Progress {
   }
 
   void show(size_t done, size_t passed, const std::vector<std::pair<const Result*, Clock::time_point>>& running) {
-    if (!tty_) return;
     std::string line = fmt::format("[{}/{}] {} pass, {} not |", done, total_, passed, done - passed);
     for (const auto& [r, t0] : running)
       line += fmt::format(" {} {:.0f}s", r->program->id(),
                           std::chrono::duration<double>(Clock::now() - t0).count());
-    if (line.size() > 150) line = line.substr(0, 147) + "...";
-    fmt::print(stderr, "\r\033[K{}", line);
-    shown_ = true;
+    status_.show(line, 150);
   }
 
-  void clear() {
-    if (tty_ && shown_) fmt::print(stderr, "\r\033[K");
-    shown_ = false;
-  }
+  void clear() { status_.clear(); }
 
  private:
   int digits() const { return static_cast<int>(std::to_string(total_).size()); }
   size_t total_;
-  bool tty_;
-  bool shown_ = false;
+  StatusLine status_;
 };
 
 int list(const WorkloadSuite& suite, const BenchOptions& opt, bool suite_given) {

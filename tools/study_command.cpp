@@ -6,8 +6,10 @@
 // Python program's (warpsim_py study). docs/sweep.md describes the format.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <set>
 
 #include "common/toml_document.h"
 #include "tools/commands.h"
@@ -32,12 +34,14 @@ std::string default_out(const std::string& dir) { return "warpsim-study-" + fs::
 
 int list_studies() {
   size_t found = 0;
+  std::set<std::string> seen;  // a study found earlier on the path shadows one of the same name
   for (const std::string& dir : study_search_path()) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) continue;
     std::vector<fs::path> studies;
     for (const auto& e : fs::directory_iterator(dir, ec))
-      if (fs::is_regular_file(e.path() / "study.toml", ec)) studies.push_back(e.path());
+      if (fs::is_regular_file(e.path() / "study.toml", ec) && seen.insert(e.path().filename().string()).second)
+        studies.push_back(e.path());
     std::sort(studies.begin(), studies.end());
     if (studies.empty()) continue;
     fmt::print("studies in {}:\n", dir);

@@ -17,6 +17,7 @@
 #include "timing/sim_config.h"
 #include "tools/commands.h"
 #include "tools/install_paths.h"
+#include "tools/status_line.h"
 #include "tools/sweep.h"
 #include "tools/sweep_results.h"
 #include "tools/workload_suite.h"
@@ -112,8 +113,7 @@ std::string duration_text(double s) {
 // The live progress line (on a terminal) and one line per finished run.
 class SweepProgress {
  public:
-  SweepProgress(size_t total, size_t skipped, unsigned jobs)
-      : total_(total), done_(skipped), skipped_(skipped), jobs_(jobs), tty_(::isatty(2)), t0_(Clock::now()) {}
+  SweepProgress(size_t total, size_t skipped) : total_(total), done_(skipped), skipped_(skipped), t0_(Clock::now()) {}
 
   void finished(const std::string& what, const RunOutcome& o) {
     ++done_;
@@ -132,7 +132,7 @@ class SweepProgress {
   }
 
   void show(const std::vector<std::string>& running) {
-    if (!tty_) return;
+    if (!status_.on_terminal()) return;
     const double elapsed = std::chrono::duration<double>(Clock::now() - t0_).count();
     const size_t ran = done_ - skipped_;
     std::string line = fmt::format("[{}/{}] {} pass, {} not | {} elapsed", done_, total_, passed_,
@@ -140,23 +140,16 @@ class SweepProgress {
     if (ran > 0 && done_ < total_) line += ", ETA " + duration_text(elapsed / ran * (total_ - done_));
     if (!running.empty()) line += " |";
     for (const std::string& r : running) line += " " + r;
-    if (line.size() > 160) line = line.substr(0, 157) + "...";
-    fmt::print(stderr, "\r\033[K{}", line);
-    shown_ = true;
+    status_.show(line, 160);
   }
 
-  void clear() {
-    if (tty_ && shown_) fmt::print(stderr, "\r\033[K");
-    shown_ = false;
-  }
+  void clear() { status_.clear(); }
 
  private:
   int digits() const { return static_cast<int>(std::to_string(total_).size()); }
   size_t total_, done_, skipped_;
   size_t passed_ = 0;
-  unsigned jobs_;
-  bool tty_;
-  bool shown_ = false;
+  StatusLine status_;
   Clock::time_point t0_;
 };
 
@@ -277,7 +270,7 @@ int run_sweep(const SweepSpec& spec, const std::string& spec_text, const SweepOp
              out.string());
 
   catch_interrupts();
-  SweepProgress progress(runs.size(), skipped, opt.jobs);
+  SweepProgress progress(runs.size(), skipped);
   auto what = [&](size_t i) { return points[runs[i].point].id + " " + runs[i].program; };
   bool completed = true;
   if (opt.backend == "slurm") {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "common/config.h"
+#include "tools/table_reader.h"
 #include "tools/workload_suite.h"
 
 namespace warpsim::tools {
@@ -31,9 +32,9 @@ std::string column_text(const json& v) {
   return v.dump();
 }
 
-class SpecReader {
+class SpecReader : TableReader {
  public:
-  SpecReader(const SourceFile& file, DiagnosticEngine& diags) : file_(file), diags_(diags) {}
+  using TableReader::TableReader;
 
   std::optional<SweepSpec> read(const json& doc) {
     SweepSpec spec;
@@ -75,21 +76,6 @@ class SpecReader {
   }
 
  private:
-  void error(const json& table, const std::string& message) {
-    failed_ = true;
-    diags_.error(&file_, {table.is_object() ? table.value("$line", 0u) : 0u, 1}, message);
-  }
-
-  void keys(const json& table, std::initializer_list<const char*> allowed, const std::string& what) {
-    std::vector<std::string> names(allowed.begin(), allowed.end());
-    for (const auto& [key, value] : table.items()) {
-      if (key == "$line" || std::find(names.begin(), names.end(), key) != names.end()) continue;
-      const std::string near = config::closest_match(key, names);
-      error(table, fmt::format("unknown key '{}' in {}{}", key, what,
-                               near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
-    }
-  }
-
   std::optional<std::string> string(const json& table, const char* key) {
     if (!table.contains(key)) return std::nullopt;
     if (!table[key].is_string()) {
@@ -243,10 +229,6 @@ class SpecReader {
           error(doc, fmt::format("combine = \"zip\" needs axes of one length: '{}' has {} values, '{}' {}",
                                  spec.axes[0].name, spec.axes[0].values.size(), axis.name, axis.values.size()));
   }
-
-  const SourceFile& file_;
-  DiagnosticEngine& diags_;
-  bool failed_ = false;
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "common/config.h"
 #include "common/toml_document.h"
+#include "tools/table_reader.h"
 
 namespace warpsim::tools {
 
@@ -23,9 +24,9 @@ bool plain_word(const std::string& s) {
   }) && s != "." && s != "..";
 }
 
-class Reader {
+class Reader : TableReader {
  public:
-  Reader(const SourceFile& file, DiagnosticEngine& diags) : file_(file), diags_(diags) {}
+  using TableReader::TableReader;
 
   std::optional<WorkloadSuite> read(const json& doc) {
     WorkloadSuite out;
@@ -62,21 +63,6 @@ class Reader {
   }
 
  private:
-  void error(const json& table, const std::string& message) {
-    failed_ = true;
-    diags_.error(&file_, {table.value("$line", 0u), 1}, message);
-  }
-
-  void keys(const json& table, std::initializer_list<const char*> allowed, const std::string& what) {
-    std::vector<std::string> names(allowed.begin(), allowed.end());
-    for (const auto& [key, value] : table.items()) {
-      if (key == "$line" || std::find(names.begin(), names.end(), key) != names.end()) continue;
-      const std::string near = config::closest_match(key, names);
-      error(table, fmt::format("unknown key '{}' in {}{}", key, what,
-                               near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
-    }
-  }
-
   std::optional<std::string> string(const json& table, const char* key, bool required,
                                     const std::string& what) {
     if (!table.contains(key)) {
@@ -176,10 +162,7 @@ class Reader {
     out.suites.push_back(std::move(named));
   }
 
-  const SourceFile& file_;
-  DiagnosticEngine& diags_;
   std::set<std::string> ids_;
-  bool failed_ = false;
 };
 
 }  // namespace

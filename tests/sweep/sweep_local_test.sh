@@ -69,7 +69,7 @@ rc=$?
 set -e
 [ "$rc" = 130 ] || { cat part.log; fail "an interrupted sweep exits 130, not $rc"; }
 grep -q "interrupted; .*--resume. continues it" part.log || { cat part.log; fail "no resume advice"; }
-pgrep -f "warpsim run.*part/runs" >/dev/null && fail "a program of the interrupted sweep is still running"
+pgrep -f "warpsim run.*$work/part/runs" >/dev/null && fail "a program of the interrupted sweep is still running"
 finished=$(ls part/runs/*/*.result.json | wc -l)
 [ "$finished" -ge 5 ] && [ "$finished" -lt 18 ] || fail "$finished runs finished before the interrupt"
 # Remember the finished ones' result files: resuming must not touch them.
@@ -172,4 +172,40 @@ set -e
 grep -q "micro/vecadd-aligned" report.html || fail "the report lacks the summary table"
 command -v chromium >/dev/null || fail "chromium is not installed (scripts/install-deps.sh installs it)"
 "$here/../tools/report_browser_test.sh" "$PWD/report.html" || fail "the report did not render"
+
+# 6. A study: its sweep, its figure and its rule, through `warpsim study run|check`.
+mkdir -p tiny-study
+cat > tiny-study/study.toml <<EOF2
+title = "A tiny study"
+paper = "none"
+[sweep]
+programs = ["micro/copy-aligned", "micro/vecadd-aligned"]
+preset = "tiny"
+suites_file = "$bench/suites.toml"
+configs = ["gtx480"]
+[[sweep.axis]]
+name = "sched"
+key = "timing.sm.warp_policy"
+values = ["gto", "lrr"]
+[[figure]]
+file = "ipc.png"
+kind = "bar"
+x = "program"
+y = "ipc"
+group = "sched"
+normalize_to = "gto"
+mean = "geo"
+[[expect]]
+name = "geomean IPC, lrr over gto"
+y = "ipc"
+group = "sched"
+value = "lrr"
+baseline = "gto"
+paper = 1.5
+EOF2
+"$warpsim" study run ./tiny-study --out study-out > study.log 2>&1 || { cat study.log; fail "study run"; }
+grep -q "geomean IPC, lrr over gto *| 1.5 *| 0\.9[0-9]* *| differs" study.log || { cat study.log; fail "study table"; }
+[ -s study-out/figures/ipc.png ] && grep -q "ipc.png" study-out/check.md || fail "study figure"
+"$warpsim" study check ./tiny-study --out study-out > check.log 2>&1 || { cat check.log; fail "study check"; }
+"$warpsim" study list | grep -q "wang-tc19-fig7" || fail "study list"
 echo "sweep_local_test: OK"
