@@ -162,8 +162,6 @@ bool write_text(const fs::path& path, const std::string& text) {
 }  // namespace
 
 int run_sweep(const SweepSpec& spec, const std::string& spec_text, const SweepOptions& opt) {
-  auto programs = plan_programs(spec);
-  if (!programs) return 2;
   const std::vector<SweepPoint> points = expand_points(spec);
   const fs::path out = opt.out.empty() ? fs::path(spec.name) : fs::path(opt.out);
 
@@ -179,6 +177,8 @@ int run_sweep(const SweepSpec& spec, const std::string& spec_text, const SweepOp
     }
     config_text[p] = sim_config_toml(*config);
   }
+  auto programs = plan_programs(spec);
+  if (!programs) return 2;
 
   const std::string self = self_path();
   const std::string warpsim = opt.backend == "slurm" && !opt.slurm.warpsim.empty() ? opt.slurm.warpsim : self;

@@ -6,7 +6,7 @@
 # recorded as errors with the task's log, and --resume --retry-failed
 # resubmits exactly those.
 #   sweep_slurm_test.sh WARPSIM BENCHMARKS_DIR WORK_DIR
-# Exit status 77 (skipped) when Slurm or munge is not installed.
+# Exit status 77 (skipped) when Slurm or munge is not installed, or not as root.
 set -euo pipefail
 warpsim=$1
 bench=$2
@@ -16,6 +16,8 @@ python=/usr/bin/python3
 for tool in /usr/sbin/slurmctld /usr/sbin/slurmd /usr/sbin/munged sbatch squeue; do
   command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed (apt-get install slurm-wlm munge)"; exit 77; }
 done
+# slurmd starts job steps as their owner, which needs root.
+[ "$(id -u)" = 0 ] || { echo "SKIP: a local Slurm cluster needs root"; exit 77; }
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
