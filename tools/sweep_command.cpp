@@ -4,10 +4,11 @@
 // and writes the results table. docs/sweep.md describes the spec, the
 // output folder and resuming.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>

@@ -183,6 +183,8 @@ bool run_on_slurm(const std::string& out, const std::vector<SweepRun>& runs, con
     }
   }
   if (job.empty()) {
+    // An earlier outcome (an error, say) must not pass for this submission's.
+    for (size_t i : pending) fs::remove(runs[i].result_path(), ec);
     while (fs::exists(dir / fmt::format("tasks-{}.json", submission), ec)) ++submission;
     for (size_t k = 0; k < pending.size(); k += opt.runs_per_task)
       tasks.emplace_back(pending.begin() + static_cast<std::ptrdiff_t>(k),
