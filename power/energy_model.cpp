@@ -156,6 +156,15 @@ const Row kRows[] = {
      }},
     {{"noc.static", Group::Noc, true, "noc_static_mW_per_port x switch input ports x seconds"},
      [](const Inputs& in) { return in.c.noc_static_mW_per_port * kMilli * in.m.switch_ports * in.seconds; }},
+    {{"noc.port_mechanisms", Group::Noc, false,
+      "merge-table lookups and allocations and coalesced-cache lookups x port_search_pJ + coalesced-cache hits "
+      "and fills x port_line_pJ"},
+     [](const Inputs& in) {
+       const std::string mt = "timing.cluster.merge_table.", cc = "timing.cluster.coalesced_cache.";
+       return ((in.n(mt + "lookups") + in.n(mt + "allocations") + in.n(cc + "lookups")) * in.c.port_search_pJ +
+               (in.n(cc + "hits") + in.n(cc + "fills")) * in.c.port_line_pJ) *
+              kPico;
+     }},
     // --- memory controllers
     {{"mc.requests", Group::Mc, false, "DRAM reads and writes x mc_request_pJ"},
      [](const Inputs& in) {
@@ -235,6 +244,10 @@ constexpr std::string_view kInputNames[] = {
     "icnt.reply.buffer_reads", "icnt.reply.switch_allocations", "icnt.reply.vc_allocations",
     "icnt.reply.switch_traversals", "icnt.reply.link_flit_um", "icnt.reply.flits_injected",
     "icnt.reply.flits_ejected",
+    // The cluster-port mechanisms' (zero when none is configured).
+    "timing.cluster.merge_table.lookups", "timing.cluster.merge_table.allocations",
+    "timing.cluster.coalesced_cache.lookups", "timing.cluster.coalesced_cache.hits",
+    "timing.cluster.coalesced_cache.fills",
 };
 
 std::span<const std::string_view> input_names() { return kInputNames; }

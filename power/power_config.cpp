@@ -60,6 +60,10 @@ const config::Table<PowerConfig>& power_config_table() {
     energy("noc_terminal_link_mm", &P::noc_terminal_link_mm, "mm",
            "length of the injection and ejection wires between a node and its switch");
     energy("mc_request_pJ", &P::mc_request_pJ, "pJ", "memory controller work per DRAM read or write request");
+    energy("port_search_pJ", &P::port_search_pJ, "pJ",
+           "cluster-port mechanisms: one search or update of a merge table or a coalesced cache's tags");
+    energy("port_line_pJ", &P::port_line_pJ, "pJ", "cluster-port mechanisms: a 128 B line read from or written to a "
+           "coalesced cache");
     t.real("dram_vdd_V", &P::dram_vdd_V, "V", "DRAM supply voltage (the datasheet's VDD)").range(0.0, 10.0);
     energy("dram_idd0_mA", &P::dram_idd0_mA, "mA", "one-bank ACT-PRE current (over tRC), per device");
     energy("dram_idd2n_mA", &P::dram_idd2n_mA, "mA", "precharge standby current, per device");

@@ -54,6 +54,11 @@ struct PowerConfig {
   // Memory controller, per DRAM request.
   double mc_request_pJ = 6.173;
 
+  // Cluster-port mechanisms (timing/cluster/): a table search or update, a
+  // line read or written.
+  double port_search_pJ = 0.6173;
+  double port_line_pJ = 9.877;
+
   // DRAM from datasheet currents, per device; devices_per_channel devices
   // make one channel.
   double dram_vdd_V = 1.2;

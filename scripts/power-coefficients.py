@@ -138,6 +138,10 @@ def coefficient_rows(name):
     row("noc_terminal_link_mm", round(g["die_side_mm"] / 4, 2),
         "[EST] node-to-crossbar wire: a quarter of the die's side (meshes: their own value)")
     row("mc_request_pJ", logic(10 * sram64(8), g), "[EST] queue write and read plus a scheduler search, ten 8 KB-array accesses [HOR]")
+    row("port_search_pJ", logic(sram64(8), g),
+        "[EST] a cluster-port table search or update: one 64-bit 8 KB-array read, an upper bound for tables under 1 KB [HOR]")
+    row("port_line_pJ", logic(lines_words * sram64(8), g),
+        "128 B read or written in a cluster-port cache: the 8 KB-array figure, an upper bound for 3 KB [HOR]")
     for key, value, source in dram_rows(g["dram"]):
         row(key, value, source + g.get("dram_note", ""))
     for key, value, source in static_rows(g["static"], g):

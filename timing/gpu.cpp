@@ -166,7 +166,10 @@ LaunchRun Gpu::launch(functional::LaunchContext& ctx, const functional::Executor
 void Gpu::begin(Launch& l) {
   functional::LaunchContext& ctx = l.ctx;
   l.before = sm_snapshot();
-  if (memory_system_) l.memory_before = memory_system_->activity();
+  if (memory_system_) {
+    memory_system_->begin_launch(clock_);
+    l.memory_before = memory_system_->activity();
+  }
   const uint32_t threads = static_cast<uint32_t>(ctx.config.block.count());
   const functional::LaunchResources res = ctx.config.resources.value_or(
       functional::LaunchResources{sm_resources(config_.gpu), ctx.kernel->resources.reg32_with_callees});

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "interconnect/network_stats.h"
+#include "timing/cluster/port_mechanism_registry.h"
 #include "timing/launch_activity.h"
 #include "timing/memory/memory_activity.h"
 
@@ -62,7 +63,8 @@ and the SMs' tables.
 }  // namespace
 
 std::span<const PublishedTable> published_tables() {
-  static const std::vector<PublishedTable> tables = {
+  static const std::vector<PublishedTable> tables = [] {
+    std::vector<PublishedTable> t = {
       {"GPU", &launch_stats_table(), {kGpuStats}, ""},
       {"SMs", &sm_stats_table(), {kSmStats}, "timing.sm.N"},
       {"Caches (L1 data, L1 instruction, constant, L2)",
@@ -76,7 +78,19 @@ std::span<const PublishedTable> published_tables() {
        "icnt.node.N.{request,reply}"},
       {"Network hardware", &interconnect::network_activity_table(), {kSubnetStats[0], kSubnetStats[1]}, ""},
       {"Memory below L1", &memory_system_stats_table(), {kMemorySystemStats}, ""},
-  };
+    };
+    // The registered cluster-port mechanisms', published when configured.
+    static std::vector<std::string> titles, prefixes;
+    const auto& entries = port_mechanisms().entries();
+    titles.reserve(entries.size());
+    prefixes.reserve(entries.size());
+    for (const auto& m : entries) {
+      titles.push_back("Cluster-port mechanism " + std::string(m.name));
+      prefixes.push_back(mechanism_prefix(m.name));
+      t.push_back({titles.back(), &m.make.stats(), {stats::Instance{prefixes.back()}}, ""});
+    }
+    return t;
+  }();
   return tables;
 }
 

@@ -253,6 +253,7 @@ void add_timing_sections(config::Schema& schema, TimingConfig& c) {
   schema.add("timing.ldst", ldst_config_table(), c.ldst);
   schema.add("timing.memory", fixed_latency_memory_config_table(), c.memory);
   schema.add("timing.cluster", cluster_port_config_table(), c.cluster);
+  c.cluster.sections.bind(schema, "timing.cluster");  // [timing.cluster.<mechanism>]
   schema.add("interconnect", interconnect::network_config_table(), c.network);
   c.network.topologies.bind(schema, "interconnect");  // [interconnect.<topology>]
   schema.add("interconnect.router", interconnect::router_config_table(), c.network.router);

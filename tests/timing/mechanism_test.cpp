@@ -12,6 +12,7 @@
 #include "interconnect/network.h"
 #include "ptx/compile.h"
 #include "tests/timing/memory_test_util.h"
+#include "tests/timing/port_rig.h"
 #include "tests/timing/timing_test_util.h"
 #include "timing/memory/cluster_port.h"
 #include "timing/memory/l2_slice.h"
@@ -23,6 +24,7 @@ using functional::param_bytes;
 using testing::TimedDevice;
 
 using testing::kP;
+using testing::PortRig;
 using testing::small_l2;
 
 // A merge table in miniature: a load of a line already in flight from this
@@ -64,56 +66,6 @@ class ServeLine final : public ClusterPortMechanism {
 
  private:
   uint64_t line_, latency_ps_;
-};
-
-interconnect::NetworkConfig ideal_network() {
-  interconnect::NetworkConfig c;
-  c.topology = "ideal";
-  c.topologies.get<interconnect::IdealConfig>("ideal").latency = 1;
-  return c;
-}
-
-// A cluster's port (node 0) and an L2 slice (node 1).
-constexpr interconnect::NodeRole kTwoNodes[] = {interconnect::NodeRole::Core, interconnect::NodeRole::Memory};
-
-struct PortRig {
-  RequestPool pool;
-  ClusterPort port{0, 0, 3, ClusterPortConfig{}, pool};
-  std::unique_ptr<interconnect::Network> net = interconnect::make_network(ideal_network(), kTwoNodes);
-
-  uint32_t load(uint32_t sm, uint64_t line, uint64_t now_ps) {
-    const uint32_t id = pool.acquire();
-    pool[id].request.sm = sm;
-    pool[id].request.kind = MemKind::Load;
-    pool[id].l2_line = line;
-    pool[id].l2_sectors = 0b1111;
-    pool[id].slice_node = 1;
-    pool[id].request_bytes = 8;
-    pool[id].reply_bytes = 136;
-    port.send(sm, id, now_ps);
-    return id;
-  }
-  // Network cycles [from, to): the port ticks; requests reaching the slice
-  // node are collected.
-  std::vector<uint32_t> run(uint64_t from, uint64_t to) {
-    std::vector<uint32_t> arrived;
-    for (uint64_t c = from; c < to; ++c) {
-      interconnect::Packet p;
-      while (net->eject(interconnect::Subnet::Request, 1, p)) arrived.push_back(uint32_t(p.payload));
-      port.tick(c * kP, *net);
-      net->tick();
-    }
-    return arrived;
-  }
-  void reply(uint32_t id) {
-    interconnect::Packet p;
-    p.src = 1;
-    p.dst = 0;
-    p.bytes = pool[id].reply_bytes;
-    p.payload = id;
-    p.created = net->cycle();
-    net->inject(interconnect::Subnet::Reply, 1, p);
-  }
 };
 
 // Three SMs of a cluster load one line: the first goes to the network, the

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "tests/timing/timing_test_util.h"
+#include "timing/cluster/port_mechanism_registry.h"
 #include "timing/launch_activity.h"
 
 namespace warpsim::timing {
@@ -51,6 +52,8 @@ TEST(Statistics, NoTwoTablesPublishOneName) { catalogued_names(); }
 TEST(Statistics, EveryPublishedNameIsCatalogued) {
   SimConfig c = testing::small_gpu();
   c.timing.gpu.sms_per_cluster = 2;
+  // Every registered cluster-port mechanism, so that theirs are published too.
+  c.timing.cluster.mechanisms = port_mechanisms().joined();
   TimedDevice t(c, R"(
 .visible .entry copy(.param .u64 out, .param .u64 in)
 {

@@ -27,17 +27,38 @@ void ClusterPort::add_mechanism(std::unique_ptr<ClusterPortMechanism> mechanism)
   mechanisms_.push_back(std::move(mechanism));
 }
 
+void ClusterPort::begin_launch(uint64_t now_ps) {
+  for (auto& m : mechanisms_) m->on_launch(now_ps);
+}
+
+void ClusterPort::add_mechanism_counters(std::vector<MechanismCounters>& sums) const {
+  size_t k = 0;
+  for (const auto& m : mechanisms_) {
+    std::optional<MechanismCounters> c = m->counters();
+    if (!c) continue;
+    if (k == sums.size())
+      sums.push_back(std::move(*c));
+    else
+      add(sums[k], *c);
+    ++k;
+  }
+}
+
 void ClusterPort::send(uint32_t sm, uint32_t id, uint64_t now_ps) {
   sm_queues_[sm - first_sm_].push(id, now_ps);
   ++pending_;
 }
 
 PortDecision ClusterPort::decide(uint32_t id, uint64_t now_ps) {
+  // The mechanisms look up in parallel: a forwarded request waits for the
+  // slowest lookup.
+  uint64_t ready_ps = now_ps;
   for (auto& m : mechanisms_) {
     const PortDecision d = m->on_request(id, (*pool_)[id], now_ps);
     if (d.kind != PortDecision::Kind::Forward) return d;
+    ready_ps = std::max(ready_ps, d.ready_ps);
   }
-  return PortDecision::forward();
+  return PortDecision::forward(ready_ps);
 }
 
 uint32_t ClusterPort::chain_length(uint32_t head) const {
@@ -94,6 +115,9 @@ ClusterPort::TickResult ClusterPort::tick(uint64_t now_ps, interconnect::Network
       network.inject(Subnet::Request, node_, p);
       inject_.pop();
       ++stats_.requests;
+      if (r.request.kind == MemKind::Load || r.request.kind == MemKind::Instruction ||
+          r.request.kind == MemKind::Constant)
+        ++stats_.read_requests;
       result.injected = id;
     } else {
       ++stats_.inject_blocked_cycles;
@@ -116,7 +140,12 @@ ClusterPort::TickResult ClusterPort::tick(uint64_t now_ps, interconnect::Network
       next_sm_ = (i + 1) % n;
       const PortDecision d = decide(id, now_ps);
       switch (d.kind) {
-        case PortDecision::Kind::Forward: inject_.push(id, now_ps); break;
+        case PortDecision::Kind::Forward:
+          // The bus moves a request after this cycle's injection step, so it
+          // is injectable from the next edge; a lookup ending at ready_ps
+          // makes that the first edge after ready_ps.
+          inject_.push(id, d.ready_ps > now_ps ? d.ready_ps + 1 : now_ps);
+          break;
         case PortDecision::Kind::Merge: {
           WARPSIM_INVARIANT(d.into != id && d.into != kNoRequest && pool[d.into].cluster == pool[id].cluster,
                             "a request merges into another request of its own cluster");
@@ -180,6 +209,9 @@ const stats::StatTable<ClusterPortStats>& cluster_port_stats_table() {
     using P = ClusterPortStats;
     stats::StatTable<P> t("The clusters' network ports (summed over the clusters)");
     t.counter("requests", &P::requests, "requests", "requests that entered the network");
+    t.counter("read_requests", &P::read_requests, "requests",
+              "of them, reads: loads, instruction and constant fetches (the NoC read requests of Wang et al., "
+              "IEEE TC 2019)");
     t.counter("replies", &P::replies, "replies", "replies delivered to SMs");
     t.counter("merged", &P::merged, "requests", "requests a port mechanism merged into another's reply");
     t.counter("served", &P::served, "requests", "requests a port mechanism answered at the port");

@@ -33,6 +33,7 @@ namespace warpsim::timing {
 
 struct ClusterPortStats {
   uint64_t requests = 0;               // requests that entered the network
+  uint64_t read_requests = 0;          // of them, reads (loads, instruction and constant fetches)
   uint64_t replies = 0;                // replies delivered to SMs
   uint64_t merged = 0;                 // requests a mechanism merged into another's reply
   uint64_t served = 0;                 // requests a mechanism answered at the port
@@ -56,6 +57,11 @@ class ClusterPort {
 
   // Asked, in order, about every request that crosses the bus.
   void add_mechanism(std::unique_ptr<ClusterPortMechanism> mechanism);
+  // A kernel launch begins: the mechanisms are told.
+  void begin_launch(uint64_t now_ps);
+  // Adds the mechanisms' counters, in order, to `sums` (one entry per
+  // mechanism that has counters; the same mechanisms at every port).
+  void add_mechanism_counters(std::vector<MechanismCounters>& sums) const;
 
   uint32_t node() const { return node_; }
   bool can_accept(uint32_t sm) const { return !sm_queues_[sm - first_sm_].full(); }

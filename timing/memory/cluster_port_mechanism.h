@@ -6,7 +6,9 @@
 //
 // A mechanism sees every request an SM of the cluster sends, when the
 // intra-cluster bus moves it toward the injection buffer, and decides:
-//   forward  it goes into the network as usual;
+//   forward  it goes into the network as usual (from `ready_ps`, when the
+//            mechanism's lookup takes time: the latest of the mechanisms'
+//            times counts, as their lookups run in parallel);
 //   merge    it waits for the reply of a request already in flight from this
 //            port (`into`): the reply is delivered to every waiting SM in the
 //            same core cycle (a broadcast on the cluster's response path);
@@ -23,8 +25,15 @@
 // the reply as it is). A served request's reply carries what the mechanism
 // holds for it; data are functional, so only the timing is the mechanism's.
 // Decisions must depend only on what the mechanism saw (deterministic).
+//
+// Registered mechanisms (port_mechanisms.def) are chosen by name in
+// [timing.cluster] mechanisms, read their own section
+// [timing.cluster.<name>] and publish their counters (counters()) at
+// timing.cluster.<name>, summed over the clusters.
 #include <cstdint>
+#include <optional>
 
+#include "timing/memory/mechanism_counters.h"
 #include "timing/memory/request_pool.h"
 
 namespace warpsim::timing {
@@ -33,9 +42,10 @@ struct PortDecision {
   enum class Kind : uint8_t { Forward, Merge, Serve };
   Kind kind = Kind::Forward;
   uint32_t into = kNoRequest;  // Merge: the request whose reply this one waits for
-  uint64_t ready_ps = 0;       // Serve: when its reply enters the response FIFO
+  uint64_t ready_ps = 0;       // Serve: when its reply enters the response FIFO; Forward: when it may
+                               // enter the injection buffer (0: at once)
 
-  static PortDecision forward() { return {}; }
+  static PortDecision forward(uint64_t ready_ps = 0) { return {Kind::Forward, kNoRequest, ready_ps}; }
   static PortDecision merge(uint32_t into) { return {Kind::Merge, into, 0}; }
   static PortDecision serve(uint64_t ready_ps) { return {Kind::Serve, kNoRequest, ready_ps}; }
 };
@@ -48,6 +58,10 @@ class ClusterPortMechanism {
   // The reply of request `id` left the network into the response FIFO (its
   // merged waiters follow it).
   virtual void on_reply(uint32_t /*id*/, const InFlight& /*r*/, uint64_t /*now_ps*/) {}
+  // A kernel launch begins (state kept across launches may be dropped here).
+  virtual void on_launch(uint64_t /*now_ps*/) {}
+  // Its counters so far (none: nullopt), published summed over the clusters.
+  virtual std::optional<MechanismCounters> counters() const { return std::nullopt; }
 };
 
 }  // namespace warpsim::timing

@@ -14,6 +14,10 @@ namespace warpsim::timing {
 
 enum class MemKind : uint8_t { Load, Store, Atomic, Instruction, Constant };
 
+// Local memory sits in its own region of L1 addresses (each SM lays out its
+// warps' local memory there), above every global address.
+inline constexpr uint64_t kLocalL1Base = 0xff00'0000'0000'0000ull;
+
 struct MemRequest {
   uint64_t address = 0;      // line-aligned
   uint32_t sector_mask = 0;  // sectors of the line
@@ -22,7 +26,11 @@ struct MemRequest {
   uint32_t sm = 0;
   uint32_t token = 0;        // the requester's id, returned with the reply
   uint64_t sent = 0;         // core cycle it left the SM
+  uint32_t parts = 0;        // the warp access behind it: bit k = it read or wrote the line's k-th 1/32 (0: unknown)
 };
+
+// A load of global memory (not local, not an instruction or constant fetch).
+inline bool is_global_load(const MemRequest& r) { return r.kind == MemKind::Load && r.address < kLocalL1Base; }
 
 class LowerMemory {
  public:

@@ -64,6 +64,9 @@ MemoryActivity difference(const MemoryActivity& after, const MemoryActivity& bef
   MemoryActivity d = after;
   d.system = memory_system_stats_table().difference(after.system, before.system);
   d.ports = cluster_port_stats_table().difference(after.ports, before.ports);
+  WARPSIM_INVARIANT(d.port_mechanisms.size() == before.port_mechanisms.size(), "snapshots of the same memory system");
+  for (size_t i = 0; i < d.port_mechanisms.size(); ++i)
+    d.port_mechanisms[i] = difference(after.port_mechanisms[i], before.port_mechanisms[i]);
   WARPSIM_INVARIANT(d.partitions.size() == before.partitions.size(), "snapshots of the same memory system");
   for (size_t i = 0; i < d.partitions.size(); ++i) {
     PartitionActivity& p = d.partitions[i];
@@ -89,6 +92,7 @@ void publish(StatsRegistry& stats, const MemoryActivity& m, uint64_t launch_cycl
   dram_stats_table().publish(stats, m.dram, kDramStats, {launch_ps, clk.period(Domain::Dram), m.partitions.size()});
   memory_system_stats_table().publish(stats, m.system, kMemorySystemStats, {clk.period(Domain::Core)});
   cluster_port_stats_table().publish(stats, m.ports, kClusterPortStats);
+  for (const MechanismCounters& c : m.port_mechanisms) timing::publish(stats, c);
   const uint64_t network_cycles = launch_ps / clk.period(Domain::Interconnect);
   const uint64_t nodes = m.nodes[0].size();
   const uint64_t injecting[kSubnets] = {m.clusters, nodes - m.clusters};

@@ -47,6 +47,7 @@ struct MemoryActivity {
   uint32_t clusters = 0;  // network nodes 0..clusters-1 are the clusters' ports; the L2 slices follow
   MemorySystemStats system;
   ClusterPortStats ports;  // summed over the clusters
+  std::vector<MechanismCounters> port_mechanisms;  // the ports' mechanisms', each summed over the clusters
   std::vector<PartitionActivity> partitions;
   std::vector<interconnect::NodeStats> nodes[interconnect::kSubnets];  // per network node
   interconnect::NetworkActivity network[interconnect::kSubnets];      // per subnet

@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "common/invariant.h"
+#include "timing/cluster/port_mechanism_registry.h"
 
 namespace warpsim::timing {
 
@@ -49,8 +50,18 @@ MemorySystem::MemorySystem(const SimConfig& config, const Mechanisms& mechanisms
         std::make_unique<MemoryPartition>(p, t.partition, t.l2, dram_, mapping_, clocks_, pool_));
     for (uint32_t s = 0; s < t.partition.sub_partitions; ++s) slices_.push_back(&partitions_.back()->slice(s));
   }
-  for (uint32_t c = 0; c < clusters; ++c)
+  // The configured mechanisms, then the ones handed in, in order.
+  const std::vector<std::string> named = mechanism_list(t.cluster.mechanisms);
+  for (uint32_t c = 0; c < clusters; ++c) {
+    const PortContext context{c,
+                              c * sms_per_cluster_,
+                              sms_per_cluster_,
+                              clocks_.period(Domain::Core),
+                              clocks_.period(Domain::Interconnect),
+                              &config_.timing.cluster.sections};
+    for (const std::string& name : named) ports_[c].add_mechanism(port_mechanisms().make(name, context));
     for (const auto& make : mechanisms.cluster_port) ports_[c].add_mechanism(make(c));
+  }
   for (uint32_t i = 0; i < slices; ++i)
     for (const auto& make : mechanisms.l2_slice) slices_[i]->add_mechanism(make(i));
   for (uint32_t p = 0; p < partitions_.size(); ++p)
@@ -280,12 +291,19 @@ bool MemorySystem::idle() const {
   return true;
 }
 
+void MemorySystem::begin_launch(uint64_t now) {
+  for (ClusterPort& p : ports_) p.begin_launch(clocks_.time(Domain::Core, now));
+}
+
 MemoryActivity MemorySystem::activity() const {
   MemoryActivity m;
   m.clocks = clocks_;
   m.clusters = clusters();
   m.system = stats_;
-  for (const ClusterPort& p : ports_) cluster_port_stats_table().add(m.ports, p.stats());
+  for (const ClusterPort& p : ports_) {
+    cluster_port_stats_table().add(m.ports, p.stats());
+    p.add_mechanism_counters(m.port_mechanisms);
+  }
   m.partitions.resize(partitions_.size());
   for (size_t i = 0; i < partitions_.size(); ++i) {
     const MemoryPartition& part = *partitions_[i];

@@ -50,6 +50,8 @@ class MemorySystem final : public LowerMemory {
   bool idle() const override;
   void advance(uint64_t now) override;
 
+  // A kernel launch begins at core cycle `now` (the port mechanisms are told).
+  void begin_launch(uint64_t now);
   // A snapshot of every component's counters (one launch: the difference
   // of two, memory_activity.h).
   MemoryActivity activity() const;

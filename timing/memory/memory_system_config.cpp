@@ -1,6 +1,8 @@
 // The [timing.cluster] and [timing.partition] tables.
 #include "timing/memory/memory_system_config.h"
 
+#include "timing/cluster/port_mechanism_registry.h"
+
 namespace warpsim::timing {
 
 const config::Table<ClusterPortConfig>& cluster_port_config_table() {
@@ -20,6 +22,13 @@ const config::Table<ClusterPortConfig>& cluster_port_config_table() {
               "shared response FIFO; one packet leaves the network per interconnect cycle, one reply "
               "reaches its SM per core cycle")
         .range(1, 1024);
+    t.string("mechanisms", &C::mechanisms,
+             "cluster-port mechanisms, comma-separated, asked in this order about every request (each has "
+             "its section [timing.cluster.<name>]; \"\" or \"none\": none): " +
+                 port_mechanisms().described())
+        .check("registered names, each once", [](const config::Value& v) {
+          return check_mechanism_list(std::get<std::string>(v));
+        });
     return t;
   }();
   return table;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/config.h"
+#include "common/plugin_sections.h"
 #include "timing/memory/address_mapping.h"
 
 namespace warpsim::timing {
@@ -19,12 +20,18 @@ enum class MemoryModel : uint8_t {
   FixedLatency,  // a fixed latency and per-SM bandwidth (placeholder_memory.h): for SM-only studies
 };
 
+// Every registered cluster-port mechanism's section at its defaults
+// (timing/cluster/port_mechanism_registry.cpp).
+config::PluginSections port_mechanism_sections();
+
 // [timing.cluster]: the network port the SMs of one cluster share (Wang et
-// al., IEEE TC 2019, sec. 2.2).
+// al., IEEE TC 2019, sec. 2.2), and the mechanisms at it.
 struct ClusterPortConfig {
   uint32_t sm_queue = 4;       // requests per SM waiting for the intra-cluster bus
   uint32_t inject_buffer = 8;  // packets in the shared injection buffer
   uint32_t response_fifo = 8;  // packets in the shared response FIFO (GPGPU-Sim's ejection buffer: 8)
+  std::string mechanisms;      // registered mechanisms, comma-separated, asked in this order
+  config::PluginSections sections = port_mechanism_sections();  // [timing.cluster.<mechanism>]
 };
 
 // [timing.partition]: memory partitions (one DRAM channel each), their

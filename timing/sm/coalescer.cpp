@@ -46,6 +46,7 @@ void coalesce(std::span<const LaneAccess> accesses, const CoalescerConfig& confi
                         sector_bytes <= line_bytes && line_bytes / sector_bytes <= 32,
                     "coalescer line/sector geometry");
   const uint64_t line_mask = ~uint64_t{line_bytes - 1};
+  const uint32_t part_bytes = std::max(1u, line_bytes / 32);
 
   for (const LaneAccess& a : accesses) {
     WARPSIM_INVARIANT(a.lane < 32, "lane index within a warp");
@@ -57,13 +58,16 @@ void coalesce(std::span<const LaneAccess> accesses, const CoalescerConfig& confi
       const uint64_t hi = std::min(end, line + line_bytes) - 1 - line;
       const uint32_t sectors = bit_range(static_cast<uint32_t>(lo / sector_bytes),
                                          static_cast<uint32_t>(hi / sector_bytes));
+      const uint32_t parts =
+          bit_range(static_cast<uint32_t>(lo / part_bytes), static_cast<uint32_t>(hi / part_bytes));
       // Search from the back: consecutive lanes usually share the last line.
       auto it = std::find_if(out.rbegin(), out.rend(),
                              [line](const CoalescedRequest& r) { return r.line == line; });
       if (it == out.rend()) {
-        out.push_back({line, sectors, 1u << a.lane, 0});
+        out.push_back({line, sectors, 1u << a.lane, 0, parts});
       } else {
         it->sector_mask |= sectors;
+        it->parts |= parts;
         it->lane_mask |= 1u << a.lane;
       }
     }

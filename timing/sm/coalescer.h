@@ -33,6 +33,7 @@ struct CoalescedRequest {
   uint32_t sector_mask = 0;  // bit s: sector s of the line is touched
   uint32_t lane_mask = 0;    // lanes served by this request
   uint32_t bytes = 0;        // bytes the touched sectors cover (popcount * sector_bytes)
+  uint32_t parts = 0;        // bit k: a byte of the line's k-th 1/32 was accessed (128 B lines: 4-byte words)
 };
 
 // Clears `out` and fills it with the requests of one warp instruction.

@@ -163,6 +163,7 @@ class Sm : private WarpViews {
     uint64_t line = 0;
     uint32_t sectors = 0;
     uint32_t bytes = 0;
+    uint32_t parts = 0;  // the coalescer's parts of the line (ICL's data-sharing test)
     Path path = Path::L1Read;
     uint32_t op = 0;    // LoadOp (loads, atomics, constant) or warp slot (stores)
   };
@@ -197,7 +198,7 @@ class Sm : private WarpViews {
   bool receive_replies(uint64_t now);
   bool complete_due(uint64_t now);
   void send_below(MemKind kind, uint64_t line, uint32_t sectors, uint32_t bytes, uint32_t token,
-                  uint64_t now, bool cache_miss);
+                  uint64_t now, bool cache_miss, uint32_t parts = 0);
   uint64_t l1_address(const functional::AccessRecord& a, const WarpSlot& w) const;
 
   uint32_t id_;

@@ -20,10 +20,9 @@ constexpr uint32_t kDirect = 1u << 31;    // not through a cache's MSHRs
 constexpr uint32_t kStoreAck = 1u << 30;  // the value is a warp slot waiting for a store ack
 constexpr uint32_t kTokenMask = kStoreAck - 1;
 constexpr uint32_t kNoToken = UINT32_MAX;  // a write-back: nobody waits
-// Local memory sits in its own region of L1 addresses, interleaved by 4-byte
+// Local memory (at kLocalL1Base, lower_memory.h) is interleaved by 4-byte
 // words across the lanes of a warp, so that lanes reading the same local
 // offset coalesce (as the hardware lays local memory out).
-constexpr uint64_t kLocalL1Base = 0xff00'0000'0000'0000ull;
 }  // namespace
 
 uint64_t Sm::l1_address(const AccessRecord& a, const WarpSlot& w) const {
@@ -66,8 +65,9 @@ void Sm::load_part_done(uint32_t op, uint64_t now) {
 }
 
 void Sm::send_below(MemKind kind, uint64_t line, uint32_t sectors, uint32_t bytes, uint32_t token,
-                    uint64_t now, bool cache_miss) {
+                    uint64_t now, bool cache_miss, uint32_t parts) {
   MemRequest r;
+  r.parts = parts;
   r.address = line;
   r.sector_mask = sectors;
   r.bytes = bytes;
@@ -136,6 +136,7 @@ void Sm::issue_memory(uint32_t ws, const functional::DecodedInst& inst, uint64_t
         q.line = r.line;
         q.sectors = r.sector_mask;
         q.bytes = r.bytes;
+        q.parts = r.parts;
         q.op = op;
         if (kind == AccessKind::Read) {
           if (constant && !local) q.path = Path::Constant;
@@ -190,7 +191,7 @@ bool Sm::ldst_step(uint64_t now) {
       if (r.outcome == ReadOutcome::Hit) completions_.push({now + cache.config().hit_latency, q.op});
       if (r.fetch_sectors != 0)
         send_below(q.path == Path::L1Read ? MemKind::Load : MemKind::Constant, q.line, r.fetch_sectors,
-                   std::popcount(r.fetch_sectors) * cache.config().sector_bytes, q.op, now, true);
+                   std::popcount(r.fetch_sectors) * cache.config().sector_bytes, q.op, now, true, q.parts);
       writeback(r.writeback_line, r.writeback_sectors, cache.config().sector_bytes);
       break;
     }
@@ -208,7 +209,7 @@ bool Sm::ldst_step(uint64_t now) {
       send_below(MemKind::Store, q.line, q.sectors, q.bytes, q.op | kStoreAck, now, false);
       break;
     case Path::Bypass:
-      send_below(MemKind::Load, q.line, q.sectors, q.bytes, q.op | kDirect, now, false);
+      send_below(MemKind::Load, q.line, q.sectors, q.bytes, q.op | kDirect, now, false, q.parts);
       break;
     case Path::Atomic:
       send_below(MemKind::Atomic, q.line, q.sectors, q.bytes, q.op | kDirect, now, false);

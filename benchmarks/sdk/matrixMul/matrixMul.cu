@@ -2,7 +2,8 @@
 // Each CTA computes one BS x BS tile of C, one output element per thread; it walks the shared
 // dimension tile by tile, each thread loading one element of the A tile and one of the B tile
 // into shared memory (__syncthreads before and after the inner product over the tile).
-// Kernel: matrix_mul<BS>, block BS x BS (16 at tiny, 32 otherwise), grid (wB / BS, hA / BS).
+// Kernel: matrix_mul<BS>, block BS x BS (16 at tiny, 32 otherwise; 16 on a device whose registers
+// cannot hold a 32 x 32 block of it; --block 16|32 chooses), grid (wB / BS, hA / BS).
 #include <vector>
 
 #include "workload.h"
@@ -31,9 +32,25 @@ __global__ void matrix_mul(const float* __restrict__ a, const float* __restrict_
 }
 
 int main(int argc, char** argv) {
-  workload::Run run("matrixMul", argc, argv);
+  workload::Run run("matrixMul", argc, argv, {"--block"});
   // The SDK's default is hA = wA = 320, wB = 640 with 32 x 32 blocks (large).
-  const int bs = run.pick(16, 32, 32);
+  // A device whose registers cannot hold a 32 x 32 block of this kernel (a
+  // Fermi-class register file of 32768 per block, as GPGPU-Sim's GTX480)
+  // gets 16 x 16 blocks, the tile of the SDKs of that generation; --block
+  // 16|32 chooses.
+  int bs = run.pick(16, 32, 32);
+  cudaFuncAttributes attr{};
+  CUDA_CHECK(cudaFuncGetAttributes(&attr, matrix_mul<32>));
+  if (bs == 32 && attr.maxThreadsPerBlock < 32 * 32) {
+    run.info("matrix_mul<32> needs %d registers per thread; this device runs at most %d threads of it per block",
+             attr.numRegs, attr.maxThreadsPerBlock);
+    bs = 16;
+  }
+  bs = static_cast<int>(run.option("--block", bs));
+  if (bs != 16 && bs != 32) {
+    std::fprintf(stderr, "matrixMul: --block must be 16 or 32\n");
+    return 2;
+  }
   const int hA = run.pick(128, 384, 320);
   const int wA = run.pick(64, 256, 320);
   const int wB = run.pick(128, 384, 640);

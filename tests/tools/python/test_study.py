@@ -174,6 +174,20 @@ class StudyTest(unittest.TestCase):
             self.assertAlmostEqual(at_two["rodinia/bfs"], 1.4)
             self.assertAlmostEqual(at_two["MEAN"], 1.25)
 
+    def test_an_expect_without_baseline_checks_the_values_themselves(self):
+        """An absolute figure of the paper (a locality fraction): no baseline,
+        the mean of the values; agreement only, no trend."""
+        results = policy_sweep(self.tmp / "s")
+        text = ('[[expect]]\nname = "mean IPC of D"\ny = "ipc"\ngroup = "policy"\nvalue = "D"\n'
+                'aggregate = "mean"\npaper = 4.6\n'
+                '[[expect]]\nname = "sgemm IPC of D"\ny = "ipc"\ngroup = "policy"\nvalue = "D"\n'
+                'aggregate = "program:sgemm"\npaper = 9.0\n')
+        rc, stdout, stderr = run("study", self.write(text), results)
+        self.assertEqual(rc, 0, stderr)
+        self.assertRegex(stdout, r"mean IPC of D +\| 4.6 +\| 4.600 \| agrees +\| mean of 3 values")
+        self.assertRegex(stdout, r"sgemm IPC of D +\| 9 +\| 7.200 \| differs +\| the value of parboil/sgemm")
+        self.assertEqual(study.judge(1.5, 1.1, 0.05, relative=False), "differs")
+
     def test_judge(self):
         self.assertEqual(study.judge(1.05, 1.06, 0.05), "agrees")
         self.assertEqual(study.judge(1.20, 1.06, 0.05), "same trend")

@@ -26,7 +26,7 @@ FIGURE_KEYS = {"file": TEXT, "kind": TEXT, "x": TEXT, "y": (str, list), "z": TEX
 FIGURE_REQUIRED = ("file", "kind", "x", "y")
 EXPECT_KEYS = {"name": TEXT, "y": TEXT, "group": TEXT, "value": VALUE, "baseline": VALUE, "over": TEXT,
                "aggregate": TEXT, "paper": NUMBER, "tolerance": NUMBER, "where": (str, list), "rows": TEXT}
-EXPECT_REQUIRED = ("name", "y", "group", "value", "baseline", "paper")
+EXPECT_REQUIRED = ("name", "y", "group", "value", "paper")
 TOP_KEYS = ("title", "paper", "description", "sweep", "figure", "expect")
 VERDICT_HELP = ("agrees: within the tolerance of the paper's number (default ±5%); same trend: the same "
                 "direction as the paper (both above 1.02, both below 0.98, or both within 2% of 1.0); "
@@ -113,12 +113,14 @@ def direction(ratio):
     return 1 if ratio > 1.0 else -1
 
 
-def judge(ours, paper, tolerance):
+def judge(ours, paper, tolerance, relative=True):
+    """relative: ours and paper are ratios to a baseline, so a direction
+    (above or below 1.0) is a trend; an absolute value only agrees or not."""
     if ours is None:
         return "no data"
     if abs(ours - paper) <= tolerance * abs(paper):
         return "agrees"
-    if direction(ours) == direction(paper):
+    if relative and direction(ours) == direction(paper):
         return "same trend"
     return "differs"
 
@@ -126,13 +128,15 @@ def judge(ours, paper, tolerance):
 def ratios(table, rule, note):
     """The ratios value / baseline of the rule's y, one per benchmark: rows are
     matched on the over column and on every other key column that varies.
+    Without a baseline, the values themselves (an absolute figure of the paper).
     Returns (key columns, [(key values, ratio)], rows without a baseline)."""
     y, group = check_column(table, rule["y"]), check_column(table, rule["group"])
     over = check_column(table, rule.get("over", "program"))
     rows = select(table, rule.get("rows", "program"), _list(rule.get("where")), note=note)
     value_rows = [r for r in rows if matches(r.get(group), fmt(rule["value"]))]
-    base_rows = [r for r in rows if matches(r.get(group), fmt(rule["baseline"]))]
-    for rows_of, name in ((value_rows, rule["value"]), (base_rows, rule["baseline"])):
+    absolute = "baseline" not in rule
+    base_rows = value_rows if absolute else [r for r in rows if matches(r.get(group), fmt(rule["baseline"]))]
+    for rows_of, name in ((value_rows, rule["value"]), (base_rows, rule.get("baseline", rule["value"]))):
         if not rows_of:
             raise NoDataError(f"no rows with {group}={fmt(name)}")
     # Columns constant within each side (a config file per policy, say) do not identify benchmarks.
@@ -153,6 +157,12 @@ def ratios(table, rule, note):
 
     base, found, unmatched = index(base_rows), [], 0
     for key, v in index(value_rows).items():
+        if absolute:
+            if v is None:
+                unmatched += 1
+            else:
+                found.append((key, v))
+            continue
         b = base.get(key)
         if v is None or not b:
             unmatched += 1
@@ -193,12 +203,13 @@ def evaluate(table, rule, note):
     except UserError as e:
         check.basis = str(e)
         return check
-    check.verdict = judge(check.ours, check.paper, rule.get("tolerance", DEFAULT_TOLERANCE))
+    check.verdict = judge(check.ours, check.paper, rule.get("tolerance", DEFAULT_TOLERANCE), "baseline" in rule)
     if how.startswith("program:") and len(values) == 1:
-        check.basis = f"the ratio of {check.ratios[0][0]}"
+        check.basis = f"the {'ratio' if 'baseline' in rule else 'value'} of {check.ratios[0][0]}"
     else:
         plural = "s" if len(values) != 1 else ""
-        check.basis = f"{how.replace('program:', 'geomean over ')} of {len(values)} ratio{plural}"
+        what = "ratio" if "baseline" in rule else "value"
+        check.basis = f"{how.replace('program:', 'geomean over ')} of {len(values)} {what}{plural}"
     if unmatched:
         check.basis += f", {unmatched} without a baseline"
     return check
