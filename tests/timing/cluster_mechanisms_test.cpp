@@ -325,26 +325,6 @@ TEST(PortMechanismRegistry, ListsParseAndBadListsAreRefused) {
 
 // ---- in the whole memory system ---------------------------------------------
 
-// Four SMs of one cluster read the same 1 KB; the load bypasses L1 so every
-// warp's load reaches the port.
-constexpr const char* kSharedRead = R"(
-.visible .entry twice(.param .u64 out, .param .u64 in)
-{
-  .reg .b32 %r<5>; .reg .b64 %rd<6>;
-  ld.param.u64 %rd1, [out]; ld.param.u64 %rd2, [in];
-  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %tid.x;
-  mul.wide.u32 %rd3, %r2, 4;
-  add.s64 %rd4, %rd2, %rd3;
-  ld.global.u32 %r3, [%rd4];
-  add.u32 %r3, %r3, %r3;
-  mad.lo.u32 %r4, %r1, 256, %r2;
-  mul.wide.u32 %rd3, %r4, 4;
-  add.s64 %rd5, %rd1, %rd3;
-  st.global.u32 [%rd5], %r3;
-  ret;
-}
-)";
-
 struct SharedReadRun {
   LaunchActivity first, activity;  // the first launch, the second
   bool correct = true;
@@ -355,7 +335,7 @@ SharedReadRun run_shared_read(const std::string& mechanisms) {
   c.timing.gpu.sms_per_cluster = 4;
   c.timing.ldst.cache_global_loads = false;
   c.timing.cluster.mechanisms = mechanisms;
-  TimedDevice t(c, kSharedRead);
+  TimedDevice t(c, testing::kSharedReadKernel);
   const uint64_t in = t.alloc(256 * 4), out = t.alloc(4 * 256 * 4);
   std::vector<uint32_t> values(256);
   for (uint32_t i = 0; i < 256; ++i) values[i] = i * 7 + 1;

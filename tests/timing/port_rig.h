@@ -70,4 +70,25 @@ struct PortRig {
   }
 };
 
+// A kernel whose CTAs all read the same 1 KB (256 words) and write twice
+// each word to their own part of `out`: run on the SMs of one cluster, their
+// loads of each line meet at the port.
+inline constexpr const char* kSharedReadKernel = R"(
+.visible .entry twice(.param .u64 out, .param .u64 in)
+{
+  .reg .b32 %r<5>; .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [out]; ld.param.u64 %rd2, [in];
+  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %tid.x;
+  mul.wide.u32 %rd3, %r2, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  ld.global.u32 %r3, [%rd4];
+  add.u32 %r3, %r3, %r3;
+  mad.lo.u32 %r4, %r1, 256, %r2;
+  mul.wide.u32 %rd3, %r4, 4;
+  add.s64 %rd5, %rd1, %rd3;
+  st.global.u32 [%rd5], %r3;
+  ret;
+}
+)";
+
 }  // namespace warpsim::timing::testing
