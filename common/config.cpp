@@ -292,6 +292,12 @@ FieldRef& FieldRef::check(std::string doc, std::function<std::string(const Value
   return *this;
 }
 
+FieldRef& FieldRef::list() {
+  WARPSIM_INVARIANT(field_->kind == Kind::String, "a list is a string config field");
+  field_->string_list = true;
+  return *this;
+}
+
 FieldRef& FieldRef::one_of(const RegistryNames& registry) {
   WARPSIM_INVARIANT(field_->kind == Kind::String, "a plug-in name is a string config field");
   return check("one of " + registry.joined(), [&registry](const Value& v) {
@@ -400,8 +406,9 @@ std::string to_toml(const Schema& schema, std::string_view header) {
 std::string to_markdown(const Schema& schema) {
   std::string out;
   for (const auto& s : schema.sections()) {
-    out += fmt::format("\n## [{}]\n\n{}.\n\n", s.name, s.table->description());
-    out += "| key | type | default | unit | valid values | description |\n";
+    out += fmt::format("\n## [{}]\n\n{}.\n", s.name, s.table->description());
+    if (s.table->fields().empty()) continue;  // a plug-in without keys of its own
+    out += "\n| key | type | default | unit | valid values | description |\n";
     out += "|---|---|---|---|---|---|\n";
     for (const auto& f : s.table->fields()) {
       std::string valid = escape_markdown(valid_text(f));

@@ -99,6 +99,7 @@ struct Field {
   std::vector<EnumEntry> enum_entries;             // Enum
   std::string check_doc;                           // what `check` accepts, for the docs
   std::function<std::string(const Value&)> check;  // custom check: "" when valid
+  bool string_list = false;  // String: a TOML array of strings is accepted too, joined with ", "
   std::function<Value(const void*)> get;
   std::function<void(void*, const Value&)> set;  // only with a valid value
 };
@@ -195,6 +196,9 @@ class FieldRef {
   FieldRef& check(std::string doc, std::function<std::string(const Value&)> fn);
   // A string field naming a plug-in of `registry` (which outlives the table).
   FieldRef& one_of(const RegistryNames& registry);
+  // A string field holding a comma-separated list, which a file may also
+  // write as a TOML array of strings.
+  FieldRef& list();
 
  private:
   Field* field_;

@@ -73,7 +73,7 @@ std::string expected_text(const Field& f) {
     case Kind::Integer: return "an integer";
     case Kind::Float: return "a number";
     case Kind::Clock: return "a clock in MHz (a number)";
-    case Kind::String: return "a string";
+    case Kind::String: return f.string_list ? "a string or an array of strings" : "a string";
     case Kind::Enum: return "one of " + join(enum_names(f), ", ");
     case Kind::IntArray: return fmt::format("an array of {} integers", f.array_size);
     case Kind::Bytes: return "a size (a number of bytes, or a string such as \"48KiB\")";
@@ -101,6 +101,18 @@ bool convert(const Field& f, const toml::node& n, Value& out, std::string& err) 
       return expected();
     case Kind::String:
       if (auto* s = n.as_string()) return out = s->get(), true;
+      if (auto* a = n.as_array(); a != nullptr && f.string_list) {
+        std::string joined;
+        for (size_t i = 0; i < a->size(); ++i) {
+          auto* e = (*a)[i].as_string();
+          if (!e) {
+            err = fmt::format("element {}: expected a string, found {}", i, describe((*a)[i]));
+            return false;
+          }
+          joined += (joined.empty() ? "" : ", ") + e->get();
+        }
+        return out = joined, true;
+      }
       return expected();
     case Kind::Enum: {
       const std::vector<std::string> names = enum_names(f);

@@ -43,6 +43,10 @@
 
 namespace warpsim {
 
+// The names in a configured list of plug-ins, in order: "a, b" or "a,b";
+// "" and "none" are none (`--set` needs a value).
+std::vector<std::string> name_list(std::string_view list);
+
 // What every registry offers without knowing its factories' type: the
 // configuration tables check names through this.
 class RegistryNames {
@@ -58,6 +62,9 @@ class RegistryNames {
   // "" when `name` is registered, else
   // "unknown CTA scheduling policy 'x' (one of: a, b, c)".
   std::string check(std::string_view name) const;
+  // Why `list` (a name_list) is not a valid list of this seam's plug-ins
+  // (an unknown or repeated name), or "".
+  std::string check_list(std::string_view list) const;
 
  protected:
   std::string what_;

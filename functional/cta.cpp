@@ -63,6 +63,13 @@ uint32_t Cta::live_threads() const {
 }
 
 CtaStatus Cta::run(uint64_t budget, uint32_t quantum) {
+  // The warps of one CTA share a program: count offload chains or not, once.
+  return !warps_.empty() && warps_.front()->counts_offload() ? run_as<true>(budget, quantum)
+                                                              : run_as<false>(budget, quantum);
+}
+
+template <bool kCountOffload>
+CtaStatus Cta::run_as(uint64_t budget, uint32_t quantum) {
   if (fault_) return CtaStatus::Fault;
   uint64_t executed = 0;
   for (;;) {
@@ -75,7 +82,7 @@ CtaStatus Cta::run(uint64_t budget, uint32_t quantum) {
       w->yield_requested = false;
       for (uint32_t n = 0; n < quantum && !w->done() && !w->waiting_at_barrier && !w->yield_requested;
            ++n) {
-        if (w->step() == StepResult::Fault) {
+        if (w->template step_as<kCountOffload>() == StepResult::Fault) {
           fault_ = w->fault();
           faulting_warp_ = w->warp_in_cta();
           return CtaStatus::Fault;
@@ -176,6 +183,12 @@ bool Cta::try_release(uint32_t id) {
 uint64_t Cta::warp_instructions() const {
   uint64_t n = 0;
   for (const auto& w : warps_) n += w->warp_instructions;
+  return n;
+}
+
+OffloadCounts Cta::offload_counts() const {
+  OffloadCounts n;
+  for (const auto& w : warps_) n += w->offload;
   return n;
 }
 

@@ -126,9 +126,12 @@ class Cta {
   uint64_t warp_instructions() const;
   uint32_t sm = 0;  // the SM running this CTA (%smid); 0 in functional mode
   uint64_t thread_instructions() const;
+  OffloadCounts offload_counts() const;
   const std::vector<std::unique_ptr<Warp>>& warps() const { return warps_; }
 
  private:
+  template <bool kCountOffload>
+  CtaStatus run_as(uint64_t budget, uint32_t quantum);
   bool try_release(uint32_t id);
 
   const LaunchContext& launch_;

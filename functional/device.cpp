@@ -177,6 +177,7 @@ LaunchResult Device::launch(const Program& program, const KernelInfo& kernel,
   result.ctas = out.ctas;
   result.warp_instructions = out.warp_instructions;
   result.thread_instructions = out.thread_instructions;
+  result.offload = out.offload;
   result.cycles = out.cycles;
   if (out.fault) {
     result.fault = make_report(program, kernel, ctx.config, out.fault_cta, out.fault_warp, *out.fault);

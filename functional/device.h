@@ -56,6 +56,7 @@ struct LaunchResult {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   uint64_t cycles = 0;  // timing mode: core cycles the grid took (0 in functional mode)
+  OffloadCounts offload;  // programs with offload marks only
   // Dynamic parallelism: the work the grid launched on the device (child
   // grids, copies), in issue order; the caller runs it (device_launch.h).
   std::vector<DeviceWork> device_work;

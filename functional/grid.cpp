@@ -70,6 +70,7 @@ void add_counts(const Cta& cta, GridOutcome& out) {
   ++out.ctas;
   out.warp_instructions += cta.warp_instructions();
   out.thread_instructions += cta.thread_instructions();
+  out.offload += cta.offload_counts();
 }
 
 // Runs CTAs that must be resident together (a cluster, or a cooperative
@@ -174,6 +175,7 @@ GridOutcome run_parallel(const LaunchContext& ctx, const ExecutorOptions& opt, c
       mine.ctas += one.ctas;
       mine.warp_instructions += one.warp_instructions;
       mine.thread_instructions += one.thread_instructions;
+      mine.offload += one.offload;
       if (text.empty() && !one.fault) continue;
       std::lock_guard lock(mu);
       if (!text.empty()) printed.emplace(i, std::move(text));
@@ -189,6 +191,7 @@ GridOutcome run_parallel(const LaunchContext& ctx, const ExecutorOptions& opt, c
     total.ctas += mine.ctas;
     total.warp_instructions += mine.warp_instructions;
     total.thread_instructions += mine.thread_instructions;
+    total.offload += mine.offload;
   };
   std::vector<std::thread> pool;
   pool.reserve(threads - 1);

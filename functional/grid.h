@@ -37,6 +37,7 @@ struct GridOutcome {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   uint64_t cycles = 0;  // timing mode: core cycles from launch to the last CTA's end
+  OffloadCounts offload;
   std::optional<ExecFault> fault;  // the first fault in CTA order
   Dim3 fault_cta;
   uint32_t fault_warp = 0;

@@ -4,6 +4,7 @@
 #include "functional/lowering.h"
 
 #include "functional/device_launch.h"
+#include "ptx/passes/offload_tags.h"
 
 namespace warpsim::functional::detail {
 
@@ -75,6 +76,7 @@ void Lowering::decode_function(uint32_t fn) {
     d.handler = h ? h : exec_unsupported;
     code.push_back(d);
     annotations.push_back(inst.annotation);
+    if (inst.annotation.flags & ptx::offload::kOwnedBits) program_->offload_marks = true;
   }
   DecodedInst end;  // the implicit return every function ends with
   end.handler = exec_function_end;

@@ -168,6 +168,9 @@ struct Program {
   // function-end slots). Kept beside the code so DecodedInst, which the
   // simulator's inner loop walks, does not grow.
   std::vector<ptx::Annotation> annotations;
+  // Whether some annotation carries the offload_chains pass's marks: only
+  // then do warps count what they execute of the tagged chains.
+  bool offload_marks = false;
   std::vector<FunctionInfo> functions;
   std::vector<KernelInfo> kernels;
   std::vector<CallSite> call_sites;

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "functional/cta.h"
+#include "ptx/passes/offload_tags.h"
 
 namespace warpsim::functional {
 
@@ -16,6 +17,10 @@ Warp::Warp(Cta& cta, uint32_t warp_in_cta, LaneMask valid)
   const FunctionInfo& kernel = prog.functions[launch().kernel->function];
   enter_function(launch().kernel->function);
   simt_.push_back({kernel.begin, kernel.end, valid});
+  if (prog.offload_marks) {
+    offload_marks_ = prog.annotations.data();
+    counts_offload_ = true;
+  }
 }
 
 const LaunchContext& Warp::launch() const { return cta_.launch(); }
@@ -31,7 +36,8 @@ void Warp::enter_function(uint32_t function) {
 
 // ---- stepping ------------------------------------------------------------------
 
-StepResult Warp::step() {
+template <bool kCountOffload>
+StepResult Warp::step_as() {
   if (simt_.empty()) return StepResult::Exited;
   const Program& prog = *launch().program;
   SimtEntry& top = simt_.back();
@@ -49,10 +55,29 @@ StepResult Warp::step() {
   if (faulted_) return StepResult::Fault;
   ++warp_instructions;
   thread_instructions += static_cast<uint32_t>(std::popcount(active));
+  if constexpr (kCountOffload) count_offload(active);
   if (!control_done_ && !simt_.empty()) simt_.back().pc = next_pc_;
   pop_reconverged();
   if (waiting_at_barrier) return StepResult::Barrier;
   return simt_.empty() ? StepResult::Exited : StepResult::Continue;
+}
+
+template StepResult Warp::step_as<false>();
+template StepResult Warp::step_as<true>();
+
+void Warp::count_offload(LaneMask active) {
+  if (active == 0) return;  // a fully predicated-off instruction sends no request
+  const ptx::Annotation& a = offload_marks_[pc_];
+  const bool tagged = ptx::offload::tagged(a);
+  if (tagged) {
+    ++offload.tagged_warp_instructions;
+    offload.tagged_thread_instructions += static_cast<uint32_t>(std::popcount(active));
+    if (ptx::offload::tag(a) == ptx::offload::kFirst) ++offload.chains;
+  }
+  if (ptx::offload::global_access(a)) {
+    ++offload.global_accesses;
+    if (tagged) ++offload.tagged_global_accesses;
+  }
 }
 
 void Warp::pop_reconverged() {

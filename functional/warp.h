@@ -17,6 +17,7 @@
 
 #include "functional/fault.h"
 #include "functional/launch.h"
+#include "functional/offload_counts.h"
 #include "functional/program.h"
 
 namespace warpsim::functional {
@@ -75,7 +76,13 @@ class Warp {
   Warp(Cta& cta, uint32_t warp_in_cta, LaneMask valid);
 
   // Executes the instruction at the top of the SIMT stack.
-  StepResult step();
+  StepResult step() { return counts_offload_ ? step_as<true>() : step_as<false>(); }
+  // step() for a warp whose program does (true) or does not (false) carry
+  // offload marks: loops that step one warp many times pick the variant
+  // once, so programs without marks pay nothing for counting.
+  template <bool kCountOffload>
+  StepResult step_as();
+  bool counts_offload() const { return counts_offload_; }
   bool done() const { return simt_.empty(); }
 
   // ---- state handlers use ----------------------------------------------------
@@ -178,6 +185,7 @@ class Warp {
   void enter_function(uint32_t function);
   void push_call(const DecodedInst& inst, uint32_t callee, LaneMask active);
   void pop_reconverged();
+  [[gnu::noinline]] void count_offload(LaneMask active);
   void copy_call_values(const DecodedInst& call, bool to_callee, LaneMask lanes);
 
   Cta& cta_;
@@ -196,8 +204,15 @@ class Warp {
   LaneMask issue_mask_ = 0;
   bool control_done_ = false;  // the handler already updated the SIMT stack
   bool faulted_ = false;
+  bool counts_offload_ = false;  // offload_marks_ is set (kept here, in the padding of the hot fields)
   ExecFault fault_;
   uint64_t scratch_[5][kWarpSize];
+  // Cold, so at the end: Program::annotations when the program carries
+  // offload marks (else null), and what the warp executed of the chains.
+  const ptx::Annotation* offload_marks_ = nullptr;
+
+ public:
+  OffloadCounts offload;  // counted only for programs with offload marks
 };
 
 }  // namespace warpsim::functional

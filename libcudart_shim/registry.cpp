@@ -209,7 +209,7 @@ Error Registry::load(Binary& b, const LoadContext& ctx) {
              : fmt::format("fatbin{}.object{}.compute_{}.ptx", b.id, i, picks[i].arch)});
   DiagnosticEngine diags;
   std::shared_ptr<const functional::Program> program =
-      ctx.device->load(ptx_sources, ptx::CompileOptions{}, diags);
+      ctx.device->load(ptx_sources, ctx.compile, diags);
   if (!program)
     return fail(b, Error::InvalidPtx,
                 fmt::format("the PTX of fatbin #{} cannot be loaded:\n{}", b.id, diags.format_all()));

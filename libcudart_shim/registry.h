@@ -38,6 +38,7 @@ struct KernelStats {
   double wall_seconds = 0;  // host time spent simulating it
   uint64_t cycles = 0;      // timing mode: simulated core cycles
   power::Activity power_inputs;  // timing mode: the energy model's counters of its launches
+  functional::OffloadCounts offload;  // programs with offload marks only
 };
 
 struct KernelEntry {
@@ -95,6 +96,7 @@ struct LoadContext {
   uint32_t compute_capability = 0;  // major * 10 + minor
   uint32_t max_regs_per_thread = 255;
   uint32_t estimate_cap = 64;  // registers per thread a PTX estimate may claim
+  ptx::CompileOptions compile;  // the configured passes ([compiler])
 };
 
 class Registry {

@@ -43,6 +43,19 @@ std::string getenv_string(const char* name) {
   return v ? std::string(v) : std::string();
 }
 
+// A kernel's counts of the tagged offload chains it executed, with the two
+// fractions Pattnaik et al. (ISCA 2019) report in their Table 3.
+nlohmann::json offload_json(const functional::OffloadCounts& c, uint64_t thread_instructions) {
+  auto fraction = [](uint64_t n, uint64_t d) { return d != 0 ? static_cast<double>(n) / static_cast<double>(d) : 0.0; };
+  return {{"chains", c.chains},
+          {"tagged_thread_instructions", c.tagged_thread_instructions},
+          {"tagged_warp_instructions", c.tagged_warp_instructions},
+          {"global_accesses", c.global_accesses},
+          {"tagged_global_accesses", c.tagged_global_accesses},
+          {"tagged_instruction_fraction", fraction(c.tagged_thread_instructions, thread_instructions)},
+          {"tagged_access_fraction", fraction(c.tagged_global_accesses, c.global_accesses)}};
+}
+
 }  // namespace
 
 RuntimeOptions RuntimeOptions::from_environment() {
@@ -68,6 +81,7 @@ RuntimeOptions RuntimeOptions::from_environment() {
 Runtime::Runtime(int abi_major, SimConfig config, RuntimeOptions options)
     : abi_major_(abi_major),
       config_(std::move(config)),
+      passes_(config_.compiler),
       options_(std::move(options)),
       started_(std::chrono::steady_clock::now()) {
   make_device();
@@ -281,8 +295,10 @@ Error Runtime::load(Binary& binary) {
   ctx.max_regs_per_thread = static_cast<uint32_t>(config_.gpu.max_regs_per_thread);
   ctx.estimate_cap = static_cast<uint32_t>(
       std::max<uint64_t>(1, config_.gpu.regs_per_block / std::max<uint64_t>(1, config_.gpu.max_threads_per_block)));
+  ctx.compile = passes_.options();
   const bool fresh = binary.generation != registry_.generation() || !binary.attempted;
   Error e = registry_.load(binary, ctx);
+  if (fresh && !passes_.empty()) passes_.publish(stats_);  // what the passes did to this module
   if (fresh && e == Error::Success) {
     stats_.add("runtime.binaries_loaded");
     if (options_.verbose)
@@ -432,6 +448,8 @@ void Runtime::publish_launch(KernelEntry& k, const functional::LaunchResult& r, 
   stats_.add("gpu_tot_sim_insn", r.thread_instructions);
   stats_.add("gpu_tot_sim_warp_insn", r.warp_instructions);
   stats_.add("gpu_tot_ctas", r.ctas);
+  if (k.binary != nullptr && k.binary->program && k.binary->program->offload_marks)
+    functional::offload_counts_table().publish(stats_, r.offload, {functional::kOffloadCountsPrefix});
   if (launched_ && config_.power.enabled) {
     // The kernel's share of the energy model's counters: what this launch
     // added to the run's.
@@ -473,6 +491,8 @@ void Runtime::write_statistics() {
                        {"thread_instructions", k.stats.thread_instructions},
                        {"cycles", k.stats.cycles},
                        {"wall_seconds", k.stats.wall_seconds}});
+    if (k.binary != nullptr && k.binary->program && k.binary->program->offload_marks)
+      kernels.back()["offload_chains"] = offload_json(k.stats.offload, k.stats.thread_instructions);
   }
   j["kernels"] = std::move(kernels);
   publish_power(j);  // after "kernels": adds each kernel's energy

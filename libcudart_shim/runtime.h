@@ -351,6 +351,7 @@ class Runtime {
 
   int abi_major_;
   SimConfig config_;
+  ptx::PassPipeline passes_;  // [compiler] passes, run on every module loaded
   RuntimeOptions options_;
   CostModel cost_;
   Error init_error_ = Error::Success;

@@ -228,6 +228,7 @@ void Runtime::account_grid(KernelEntry& k, const functional::LaunchResult& r, do
   k.stats.ctas += r.ctas;
   k.stats.warp_instructions += r.warp_instructions;
   k.stats.thread_instructions += r.thread_instructions;
+  k.stats.offload += r.offload;
   k.stats.cycles += r.cycles;
   k.stats.wall_seconds += seconds;
   publish_launch(k, r, seconds);

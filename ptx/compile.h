@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/diagnostics.h"
+#include "common/stats.h"
 #include "ptx/ir.h"
 
 namespace warpsim::ptx {
@@ -36,6 +37,13 @@ class ModulePass {
   // Names the pass in diagnostics.
   virtual std::string_view name() const = 0;
   virtual void run(Module& module, DiagnosticEngine& diags) = 0;
+  // Publishes what the pass did since it last published (its statistics
+  // table's counters, added at `prefix`.<row>) and starts counting afresh,
+  // so that a pass run on several modules is published once per module.
+  virtual void publish(StatsRegistry& stats, std::string_view prefix) {
+    (void)stats;
+    (void)prefix;
+  }
 };
 
 struct CompileOptions {

@@ -322,6 +322,7 @@ void Gpu::finish(Launch& l, uint64_t end) {
   out.ctas = a.sm.ctas;
   out.warp_instructions = a.sm.warp_instructions;
   out.thread_instructions = a.sm.thread_instructions;
+  for (auto& sm : sms_) out.offload += sm->take_offload_counts();
   // A fault leaves CTAs and requests in flight; the context is unusable from
   // now on (sticky error), but a later launch must still find clean SMs.
   if (out.fault) build();

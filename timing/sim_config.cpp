@@ -142,6 +142,7 @@ config::Schema sim_config_schema(SimConfig& config) {
   config::Schema schema;
   schema.add("gpu", gpu_config_table(), config.gpu);
   schema.add("functional", functional::executor_config_table(), config.functional);
+  ptx::add_compiler_sections(schema, config.compiler);
   timing::add_timing_sections(schema, config.timing);
   schema.add("power", power::power_config_table(), config.power);
   return schema;

@@ -22,6 +22,7 @@
 #include "functional/grid.h"
 #include "interconnect/network.h"
 #include "power/power_config.h"
+#include "ptx/compiler_config.h"
 #include "timing/timing_config.h"
 
 namespace warpsim {
@@ -29,6 +30,7 @@ namespace warpsim {
 struct SimConfig {
   GpuConfig gpu;                           // [gpu]
   functional::ExecutorOptions functional;  // [functional]
+  ptx::CompilerConfig compiler;            // [compiler], [compiler.<pass>]
   timing::TimingConfig timing;             // [timing], [timing.*]
   power::PowerConfig power;                // [power]
 };

@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "functional/offload_counts.h"
 #include "interconnect/network_stats.h"
+#include "ptx/passes/pass_registry.h"
 #include "timing/cluster/port_mechanism_registry.h"
 #include "timing/launch_activity.h"
 #include "timing/memory/memory_activity.h"
@@ -51,10 +53,13 @@ Besides these tables:
 | name | scope | meaning |
 |---|---|---|
 | `gpu_tot_sim_insn`, `gpu_tot_sim_warp_insn`, `gpu_tot_ctas` | run | thread instructions, warp instructions and CTAs of every launch (functional mode too) |
-| `kernels` | run | one entry per kernel: `name`, `launches`, `ctas`, `warp_instructions`, `thread_instructions`, `cycles`, `wall_seconds` |
+| `kernels` | run | one entry per kernel: `name`, `launches`, `ctas`, `warp_instructions`, `thread_instructions`, `cycles`, `wall_seconds`; for programs compiled with the `offload_chains` pass also `offload_chains` (the kernel's counts of the table "Offload chains executed" and its two fractions) |
 | `runtime.*` | run | the CUDA runtime: kernels launched, allocations, copies, graphs, faults, unsupported calls (docs/runtime-shim.md) |
 | `warpsim.*` | run | the run: mode, program, GPU, CUDA runtime major, host and simulated time |
 | `timing.launch.N.cta_trace` | launch N | with `timing.cta_trace = true`: every CTA's SM, as `cta:sm` pairs in placement order |
+
+The compile passes' tables and "Offload chains executed" appear only when `[compiler] passes`
+names passes (docs/compiler.md); they are published in functional mode too.
 
 The fixed-latency memory model (`timing.memory.model = "fixed-latency"`) publishes only the GPU's
 and the SMs' tables.
@@ -80,15 +85,26 @@ std::span<const PublishedTable> published_tables() {
       {"Memory below L1", &memory_system_stats_table(), {kMemorySystemStats}, ""},
     };
     // The registered cluster-port mechanisms', published when configured.
+    // The strings the table entries point into; never reallocated.
     static std::vector<std::string> titles, prefixes;
     const auto& entries = port_mechanisms().entries();
-    titles.reserve(entries.size());
-    prefixes.reserve(entries.size());
+    const auto& passes = ptx::compile_passes().entries();
+    titles.reserve(entries.size() + passes.size());
+    prefixes.reserve(entries.size() + passes.size());
     for (const auto& m : entries) {
       titles.push_back("Cluster-port mechanism " + std::string(m.name));
       prefixes.push_back(mechanism_prefix(m.name));
       t.push_back({titles.back(), &m.make.stats(), {stats::Instance{prefixes.back()}}, ""});
     }
+    // The registered compile passes', published when configured (once per
+    // module compiled), and what programs executed of the tagged chains.
+    for (const auto& p : passes) {
+      titles.push_back("Compile pass " + std::string(p.name));
+      prefixes.push_back(ptx::pass_prefix(p.name));
+      t.push_back({titles.back(), &p.make.stats(), {stats::Instance{prefixes.back()}}, ""});
+    }
+    t.push_back({"Offload chains executed", &functional::offload_counts_table(),
+                 {stats::Instance{functional::kOffloadCountsPrefix}}, ""});
     return t;
   }();
   return tables;

@@ -8,6 +8,7 @@ namespace warpsim::tools {
 void register_ptx_command(CLI::App& app);
 void register_config_command(CLI::App& app);
 void register_ptx_extract_command(CLI::App& ptx);
+void register_ptx_pass_commands(CLI::App& ptx);
 void register_run_command(CLI::App& app);
 void register_bench_command(CLI::App& app);
 void register_stats_command(CLI::App& app);

@@ -140,7 +140,7 @@ int exit_code() { return g_exit_code; }
 
 void register_ptx_command(CLI::App& app) {
   auto opt = std::make_shared<PtxOptions>();
-  CLI::App* ptx = app.add_subcommand("ptx", "Work with PTX: check, print, info, extract");
+  CLI::App* ptx = app.add_subcommand("ptx", "Work with PTX: check, print, info, extract, opt, offload-chains");
   ptx->require_subcommand(1);
 
   CLI::App* check =
@@ -159,6 +159,7 @@ void register_ptx_command(CLI::App& app) {
   info->callback([opt] { set_exit_code(run_info(*opt)); });
 
   register_ptx_extract_command(*ptx);
+  register_ptx_pass_commands(*ptx);
 }
 
 }  // namespace warpsim::tools

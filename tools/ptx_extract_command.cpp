@@ -12,7 +12,7 @@
 
 #include "libcudart_shim/fatbin.h"
 #include "tools/commands.h"
-#include "tools/host_binary.h"
+#include "tools/device_code.h"
 
 namespace warpsim::tools {
 
@@ -23,49 +23,13 @@ struct ExtractOptions {
   std::string out_dir;
 };
 
-struct FatbinSource {
-  std::string what;  // section name, or "file"
-  std::span<const std::byte> bytes;
-};
-
 int run_extract(const ExtractOptions& opt) {
-  // A bare .fatbin file starts with the container magic; anything else must
-  // be an ELF carrying .nv_fatbin (whole-program) and/or __nv_relfatbin (-rdc).
-  std::vector<std::byte> raw;
-  {
-    std::ifstream in(opt.file, std::ios::binary);
-    if (!in) {
-      fmt::print(stderr, "{}: error: cannot open\n", opt.file);
-      return 1;
-    }
-    in.seekg(0, std::ios::end);
-    raw.resize(static_cast<size_t>(std::max<std::streamoff>(in.tellg(), 0)));
-    in.seekg(0);
-    in.read(reinterpret_cast<char*>(raw.data()), static_cast<std::streamsize>(raw.size()));
+  std::string error;
+  const std::unique_ptr<DeviceCode> code = read_device_code(opt.file, error);
+  if (!code) {
+    fmt::print(stderr, "{}: error: {}\n", opt.file, error);
+    return 1;
   }
-  std::vector<FatbinSource> sources;
-  std::optional<HostBinary> elf;
-  uint32_t magic = 0;
-  if (raw.size() >= 4) std::memcpy(&magic, raw.data(), 4);
-  if (magic == fatbin::kContainerMagic) {
-    sources.push_back({"file", raw});
-  } else {
-    std::string error;
-    elf = HostBinary::parse(std::move(raw), error);
-    if (!elf) {
-      fmt::print(stderr, "{}: error: {} (expected a CUDA program, library or fatbin)\n", opt.file,
-                 error);
-      return 1;
-    }
-    for (const char* name : {".nv_fatbin", "__nv_relfatbin"})
-      if (const ElfSection* s = elf->section(name)) sources.push_back({name, elf->contents(*s)});
-    if (sources.empty()) {
-      fmt::print(stderr, "{}: error: no device code (.nv_fatbin or __nv_relfatbin section)\n",
-                 opt.file);
-      return 1;
-    }
-  }
-
   const std::string stem = std::filesystem::path(opt.file).filename().string();
   if (!opt.out_dir.empty()) {
     std::error_code ec;
@@ -76,7 +40,7 @@ int run_extract(const ExtractOptions& opt) {
     }
   }
   int failures = 0, written = 0, index = 0;
-  for (const FatbinSource& src : sources) {
+  for (const DeviceCode::Fatbin& src : code->fatbins) {
     auto fb = fatbin::parse_fatbin(src.bytes);
     if (!fb) {
       fmt::print(stderr, "{}: error: {}: {}\n", opt.file, src.what, fb.error().message);

@@ -16,6 +16,7 @@
 #include "functional/executor_config.h"
 #include "interconnect/crossbar.h"
 #include "interconnect/ideal_network.h"
+#include "ptx/compiler_config.h"
 #include "timing/sim_config.h"
 
 namespace warpsim {
@@ -306,7 +307,7 @@ TEST(Errors, UnknownSection) {
 TEST(Errors, KeyOutsideASection) {
   EXPECT_EQ(
       load_error("num_sms = 4\n"),
-      "x.toml:1:1: unknown top-level key 'num_sms': settings go in sections (gpu, functional, timing, "
+      "x.toml:1:1: unknown top-level key 'num_sms': settings go in sections (gpu, functional, compiler, timing, "
       "interconnect, power) "
       "(it belongs in section [gpu])");
 }
@@ -970,6 +971,42 @@ TEST(Robustness, MutatedConfigsNeverCrash) {
     loader.load_text(text, "odd.toml");
   }
   SUCCEED();
+}
+
+// ---------------------------------------------------------------- [compiler]
+
+TEST(CompilerConfig, PassesAreNoneByDefault) {
+  DiagnosticEngine d;
+  auto c = load_sim_config("", {}, {}, d);
+  ASSERT_TRUE(c) << d.format_all();
+  EXPECT_EQ(c->compiler.passes, "none");
+  EXPECT_TRUE(ptx::PassPipeline(c->compiler).empty());
+}
+
+TEST(CompilerConfig, PassesAsAnArrayOrACommaSeparatedString) {
+  TempDir dir;
+  DiagnosticEngine d;
+  auto a = load_text(dir, "[compiler]\npasses = [\"dead_moves\", \"offload_chains\"]\n", d);
+  ASSERT_TRUE(a) << d.format_all();
+  EXPECT_EQ(a->compiler.passes, "dead_moves, offload_chains");
+  EXPECT_EQ(ptx::PassPipeline(a->compiler).passes().size(), 2u);
+  auto b = load_sim_config("", {"compiler.passes=instruction_mix,offload_chains"}, {}, d);
+  ASSERT_TRUE(b) << d.format_all();
+  ptx::PassPipeline pipeline(b->compiler);
+  ASSERT_EQ(pipeline.passes().size(), 2u);
+  EXPECT_EQ(pipeline.passes()[0]->name(), "instruction_mix");
+  EXPECT_EQ(pipeline.passes()[1]->name(), "offload_chains");
+}
+
+TEST(CompilerConfig, UnknownOrRepeatedPassIsALocatedError) {
+  EXPECT_EQ(load_error("[compiler]\npasses = [\"dead_moves\", \"offload\"]\n"),
+            "x.toml:2:10: compiler.passes: unknown compile pass 'offload' (one of: dead_moves, instruction_mix, "
+            "offload_chains)");
+  EXPECT_NE(override_error("compiler.passes=dead_moves,dead_moves").find("compile pass 'dead_moves' is listed twice"),
+            std::string::npos);
+  EXPECT_NE(load_error("[compiler]\npasses = [\"dead_moves\", 3]\n").find("element 1: expected a string"),
+            std::string::npos);
+  EXPECT_NE(load_error("[compiler.offload_chains]\nmax_span = 1\n").find("max_span"), std::string::npos);
 }
 
 }  // namespace

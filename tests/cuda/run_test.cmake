@@ -13,6 +13,10 @@
 # With WARPSIM_TEST_CONFIG=NAME in the environment, a test that names no
 # --config runs on that GPU configuration (to check the programs on every
 # shipped config: WARPSIM_TEST_CONFIG=gtx480 ctest -L cuda).
+# With WARPSIM_TEST_MODE=functional|timing, a test that names no --mode runs
+# in that mode; WARPSIM_TEST_SET=section.key=value adds that override to
+# every test (to check the programs with a compile pass on:
+# WARPSIM_TEST_SET=compiler.passes=offload_chains ctest -L cuda).
 cmake_policy(SET CMP0057 NEW)  # if(IN_LIST) in script mode
 foreach(var RUN_ARGS ARGS)
   if(DEFINED ${var})
@@ -21,6 +25,12 @@ foreach(var RUN_ARGS ARGS)
 endforeach()
 if(DEFINED ENV{WARPSIM_TEST_CONFIG} AND NOT "--config" IN_LIST RUN_ARGS)
   list(PREPEND RUN_ARGS --config "$ENV{WARPSIM_TEST_CONFIG}")
+endif()
+if(DEFINED ENV{WARPSIM_TEST_MODE} AND NOT "--mode" IN_LIST RUN_ARGS)
+  list(PREPEND RUN_ARGS --mode "$ENV{WARPSIM_TEST_MODE}")
+endif()
+if(DEFINED ENV{WARPSIM_TEST_SET})
+  list(PREPEND RUN_ARGS --set "$ENV{WARPSIM_TEST_SET}")
 endif()
 if(NOT DEFINED EXPECT_EXIT)
   set(EXPECT_EXIT 0)

@@ -1,6 +1,9 @@
 // The timing model's statistics: every table published where the catalogue
 // says, no two tables publishing one name, every published name documented,
 // and docs/statistics.md current.
+#include "functional/offload_counts.h"
+#include "ptx/compiler_config.h"
+#include "ptx/passes/pass_registry.h"
 #include "timing/statistics.h"
 
 #include <gtest/gtest.h>
@@ -72,6 +75,21 @@ TEST(Statistics, EveryPublishedNameIsCatalogued) {
   ASSERT_TRUE(t.run("copy", {16}, {128}, {param_bytes(out), param_bytes(in)}).ok());
   StatsRegistry stats;
   publish(stats, t.gpu->last());
+  // Every registered compile pass, run on a module, and the counts of the
+  // offload chains a program executed (both published by the runtime shim).
+  ptx::CompilerConfig compiler;
+  compiler.passes = ptx::compile_passes().joined();
+  ptx::PassPipeline pipeline(compiler);
+  const std::string kernel = ".version 8.5\n.target sm_80\n.address_size 64\n"
+                             ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<2>; .reg .b64 %rd<2>;\n"
+                             "ld.param.u64 %rd1, [p];\nld.global.u32 %r1, [%rd1];\nst.global.u32 [%rd1+4], %r1;\n"
+                             "ret;\n}\n";
+  const ptx::PtxSource source{kernel, "k.ptx"};
+  DiagnosticEngine diags;
+  ASSERT_TRUE(ptx::compile(std::span(&source, 1), pipeline.options(), diags)) << diags.format_all();
+  pipeline.publish(stats);
+  functional::offload_counts_table().publish(stats, functional::OffloadCounts{},
+                                             {functional::kOffloadCountsPrefix});
   const std::set<std::string> names = catalogued_names();
   const std::regex number(R"(\.\d+\.)");
   size_t instances = 0;

@@ -2,8 +2,6 @@
 // mechanisms' configuration sections.
 #include "timing/cluster/port_mechanism_registry.h"
 
-#include <algorithm>
-
 #include "timing/memory/memory_system_config.h"
 
 namespace warpsim::timing {
@@ -36,33 +34,9 @@ config::PluginSections port_mechanism_sections() {
   return sections;
 }
 
-std::vector<std::string> mechanism_list(std::string_view list) {
-  std::vector<std::string> names;
-  if (list == "none") return names;
-  size_t start = 0;
-  while (start <= list.size()) {
-    size_t end = list.find(',', start);
-    if (end == std::string_view::npos) end = list.size();
-    std::string_view name = list.substr(start, end - start);
-    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
-    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
-    if (!name.empty()) names.emplace_back(name);
-    start = end + 1;
-  }
-  return names;
-}
+std::vector<std::string> mechanism_list(std::string_view list) { return name_list(list); }
 
-std::string check_mechanism_list(std::string_view list) {
-  const std::vector<std::string> names = mechanism_list(list);
-  for (size_t i = 0; i < names.size(); ++i) {
-    const std::string err = port_mechanisms().check(names[i]);
-    if (!err.empty()) return err;
-    if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), names[i]) !=
-        names.begin() + static_cast<std::ptrdiff_t>(i))
-      return "cluster-port mechanism '" + names[i] + "' is listed twice";
-  }
-  return "";
-}
+std::string check_mechanism_list(std::string_view list) { return port_mechanisms().check_list(list); }
 
 std::string mechanism_prefix(std::string_view name) { return "timing.cluster." + std::string(name); }
 

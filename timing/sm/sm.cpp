@@ -487,6 +487,7 @@ void Sm::retire_ctas() {
     // maybe_retire_), not every cycle.
     if (!drained) continue;
     for (uint32_t i = 0; i < c.cta->warps().size(); ++i) warps_[c.first_warp + i].warp = nullptr;
+    if (ctx_->program->offload_marks) offload_ += c.cta->offload_counts();
     c.cta.reset();
     ++free_slots_;
     --resident_ctas_;

@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <queue>
+#include <utility>
 #include <vector>
 
 #include "functional/cta.h"
@@ -86,6 +87,9 @@ class Sm : private WarpViews {
   // The launch ended after `cycles` cycles: the cycles this SM was not
   // ticked (it had no work) count as idle issue slots.
   void finish_kernel(uint64_t cycles);
+  // What the CTAs retired since the last call executed of tagged offload
+  // chains (functional/offload_counts.h); starts counting afresh.
+  functional::OffloadCounts take_offload_counts() { return std::exchange(offload_, {}); }
 
   // A fault raised by a warp of this SM (the launch stops).
   bool faulted() const { return fault_.has_value(); }
@@ -247,6 +251,7 @@ class Sm : private WarpViews {
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions_;
   std::vector<uint32_t> filled_;  // scratch: tokens from cache fills
   bool cta_ended_ = false;
+  functional::OffloadCounts offload_;  // of the CTAs retired
   bool maybe_retire_ = false;  // a warp exited or a memory operation ended
   bool fetched_ = false;
   bool long_latency_ = false;
