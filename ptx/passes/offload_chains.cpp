@@ -485,7 +485,6 @@ class ChainFinder {
       m.terminal = t;
       if (shape == AluShape::Compare) {
         if (!fits_packet(inst.mods.type())) m.reject = Reject::Width;
-        m.sources.emplace_back();
         for (size_t k = 1; k < ops.size() && m.reject == Reject::None; ++k) {
           const Source s = source(m, ops[k], t, 0);
           if (s == Source::Imm) ++m.imms;
@@ -495,9 +494,12 @@ class ChainFinder {
       } else {
         visit_alu(m, t, 1);
       }
-      if (m.loads.empty() && m.reject == Reject::None) m.terminal = kNone;  // reaches no load
-      else if (m.loads.empty() && m.reject == Reject::Width) m.terminal = kNone;
-      if (m.terminal == kNone) m.reject = Reject::None;
+      // An ALU instruction that reaches no load (a wide one stops before its
+      // sources) is no candidate at all.
+      if (m.loads.empty() && (m.reject == Reject::None || m.reject == Reject::Width)) {
+        m.terminal = kNone;
+        m.reject = Reject::None;
+      }
     }
     if (m.reject == Reject::None && m.loads.empty()) {
       m.terminal = kNone;
@@ -515,7 +517,7 @@ class ChainFinder {
         m.sources.push_back(s);
       }
     }
-    if (m.end == Match::End::Data) m.alus.pop_back();  // the terminal is kept apart
+    if (m.end == Match::End::Data && !m.alus.empty() && m.alus.back() == t) m.alus.pop_back();  // kept apart
     std::sort(m.loads.begin(), m.loads.end(), [&](uint32_t x, uint32_t y) { return pos(x) < pos(y); });
     return m;
   }
