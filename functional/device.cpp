@@ -33,7 +33,8 @@ LaunchError error_for(FaultKind k) {
     case FaultKind::ReadOnly: return LaunchError::IllegalAddress;
     case FaultKind::Misaligned: return LaunchError::MisalignedAddress;
     case FaultKind::IllegalInstruction: return LaunchError::IllegalInstruction;
-    case FaultKind::Timeout: return LaunchError::LaunchTimeout;
+    case FaultKind::Timeout:
+    case FaultKind::Interrupted: return LaunchError::LaunchTimeout;  // the launch was stopped
     case FaultKind::AssertFailed: return LaunchError::Assert;
     default: return LaunchError::LaunchFailure;
   }

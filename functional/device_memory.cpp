@@ -92,6 +92,7 @@ std::string describe(const Fault& f) {
     case FaultKind::IllegalInstruction:
     case FaultKind::Timeout:
     case FaultKind::AssertFailed:
+    case FaultKind::Interrupted:
       return fmt::format("{}: {}", to_string(f.kind), f.detail);
   }
   if (!f.detail.empty()) s += fmt::format(" ({})", f.detail);

@@ -17,7 +17,8 @@ const config::Table<ExecutorOptions>& executor_config_table() {
               "co-resident CTAs (cooperative launches, clusters): warp instructions per turn")
         .range(1, 4294967295u);
     t.integer("watchdog", &E::watchdog, "instructions",
-              "most warp instructions one CTA may run before the launch times out; 0: unlimited");
+              "most warp instructions one CTA may run before the launch stops with a timeout fault (a "
+              "hung kernel); the default, 2^30 (a hang ends after about 2 minutes in functional mode, 20 in timing mode), is far beyond any real block's work; 0: unlimited");
     return t;
   }();
   return table;

@@ -46,6 +46,7 @@ enum class FaultKind : uint8_t {
   IllegalInstruction,  // e.g. an indirect call to something that is not a function
   Timeout,          // a CTA ran past the executor's watchdog limit (a hang)
   AssertFailed,     // device-side assert() failed (__assertfail)
+  Interrupted,      // the user stopped the run (a signal) while the launch ran
 };
 
 struct AllocationInfo {
@@ -106,6 +107,7 @@ constexpr std::string_view to_string(FaultKind k) {
     case FaultKind::BarrierDeadlock: return "barrier-deadlock";
     case FaultKind::Timeout: return "timeout";
     case FaultKind::AssertFailed: return "assertion-failed";
+    case FaultKind::Interrupted: return "interrupted";
     case FaultKind::Unsupported: return "unsupported-instruction";
     case FaultKind::IllegalInstruction: return "illegal-instruction";
   }

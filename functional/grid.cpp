@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "functional/cta.h"
+#include "common/signal_name.h"
 
 namespace warpsim::functional {
 
@@ -22,9 +23,13 @@ Dim3 cta_at(const Dim3& grid, uint64_t i) {
               static_cast<uint32_t>(i / (uint64_t{grid.x} * grid.y))};
 }
 
-ExecFault timeout_fault(const Cta& cta, uint64_t limit, uint32_t& warp) {
+namespace {
+
+// A fault of the whole CTA, blamed on its first warp still running, at the
+// instruction it was about to execute.
+ExecFault stopped_cta_fault(const Cta& cta, FaultKind kind, std::string message, uint32_t& warp) {
   ExecFault f;
-  f.fault.kind = FaultKind::Timeout;
+  f.fault.kind = kind;
   for (const auto& w : cta.warps()) {
     if (w->done()) continue;
     warp = w->warp_in_cta();
@@ -32,12 +37,31 @@ ExecFault timeout_fault(const Cta& cta, uint64_t limit, uint32_t& warp) {
     f.lane = static_cast<uint32_t>(std::countr_zero(w->valid() & ~w->exited()));
     break;
   }
-  f.message = fmt::format(
-      "the block executed more than {} warp instructions without finishing (a hang, such as a "
-      "spin loop waiting for something that never happens); the limit is the executor's watchdog",
-      limit);
+  f.message = std::move(message);
   f.fault.detail = f.message;
   return f;
+}
+
+// Warp instructions a CTA runs between two looks at the stop request.
+constexpr uint64_t kStopCheckInterval = uint64_t{1} << 20;
+
+}  // namespace
+
+ExecFault timeout_fault(const Cta& cta, uint64_t limit, uint32_t& warp) {
+  return stopped_cta_fault(
+      cta, FaultKind::Timeout,
+      fmt::format("the block executed more than {} warp instructions without finishing (a hang, such as a "
+                  "spin loop waiting for something that never happens); the limit is the executor's watchdog "
+                  "(functional.watchdog)",
+                  limit),
+      warp);
+}
+
+ExecFault interrupted_fault(const Cta& cta, int sig, uint32_t& warp) {
+  return stopped_cta_fault(cta, FaultKind::Interrupted,
+                           fmt::format("the run was interrupted by signal {} ({}) while this launch ran", sig,
+                                       sigabbrev(sig)),
+                           warp);
 }
 
 namespace {
@@ -61,12 +85,15 @@ void record_fault(Cta& cta, CtaStatus status, const ExecutorOptions& opt, GridOu
   if (status == CtaStatus::Fault) {
     out.fault = cta.fault();
     out.fault_warp = cta.faulting_warp();
+  } else if (opt.monitor && opt.monitor->stop_requested()) {
+    out.fault = interrupted_fault(cta, opt.monitor->stop.load(std::memory_order_relaxed), out.fault_warp);
   } else {
     out.fault = timeout_fault(cta, opt.watchdog, out.fault_warp);
   }
 }
 
-void add_counts(const Cta& cta, GridOutcome& out) {
+void add_counts(const Cta& cta, const ExecutorOptions& opt, GridOutcome& out) {
+  if (opt.monitor) opt.monitor->add(1, cta.thread_instructions());
   ++out.ctas;
   out.warp_instructions += cta.warp_instructions();
   out.thread_instructions += cta.thread_instructions();
@@ -99,13 +126,14 @@ void run_together(const LaunchContext& ctx, const ExecutorOptions& opt, const st
         done[i] = true;
         --remaining;
       } else if (status == CtaStatus::Fault ||
-                 (opt.watchdog && cta.warp_instructions() > opt.watchdog)) {
+                 (opt.watchdog && cta.warp_instructions() > opt.watchdog) ||
+                 (opt.monitor && opt.monitor->stop_requested())) {
         record_fault(cta, status, opt, out);
       }
     }
   }
   for (auto& cta : ctas) {
-    add_counts(*cta, out);
+    add_counts(*cta, opt, out);
     if (printed) printed->append(cta->take_printed());
   }
 }
@@ -121,13 +149,19 @@ void run_unit(const LaunchContext& ctx, const ExecutorOptions& opt, const Units&
   if (units.size() == 1) {
     Cta cta(ctx, units.cta(u, 0), buffers.single);
     // Budget returns early when every warp waits on another (it yields to
-    // other CTAs); alone, the CTA just continues until the watchdog.
+    // other CTAs); alone, the CTA just continues until the watchdog. A
+    // watched run looks at the stop request now and then (a budget ends at
+    // the same point of the warp rotation as an uninterrupted run would
+    // pass, so the interleaving is the same).
     const uint64_t limit = opt.watchdog ? opt.watchdog : UINT64_MAX;
     CtaStatus status;
     do {
-      status = cta.run(limit - std::min(limit, cta.warp_instructions()), opt.warp_quantum);
-    } while (status == CtaStatus::Budget && cta.warp_instructions() < limit);
-    add_counts(cta, out);
+      uint64_t budget = limit - std::min(limit, cta.warp_instructions());
+      if (opt.monitor) budget = std::min(budget, kStopCheckInterval);
+      status = cta.run(budget, opt.warp_quantum);
+    } while (status == CtaStatus::Budget && cta.warp_instructions() < limit &&
+             !(opt.monitor && opt.monitor->stop_requested()));
+    add_counts(cta, opt, out);
     if (printed) *printed = cta.take_printed();
     if (status != CtaStatus::Done) record_fault(cta, status, opt, out);
     return;
@@ -233,6 +267,7 @@ GridOutcome run_grid(LaunchContext& ctx, const ExecutorOptions& options, Dim3 cl
   opt.cta_quantum = std::max<uint32_t>(opt.cta_quantum, 1);
   const Dim3& g = ctx.config.grid;
   Units units{cluster, Dim3{g.x / cluster.x, g.y / cluster.y, g.z / cluster.z}};
+  if (opt.monitor) opt.monitor->begin(g.count());
   if (ctx.config.cooperative) return run_co_resident(ctx, opt, units);
   if (opt.threads > 1 && units.count() > 1) {
     ctx.buffer_output = true;

@@ -21,6 +21,7 @@
 #include <optional>
 
 #include "functional/launch.h"
+#include "functional/launch_monitor.h"
 #include "functional/warp.h"
 
 namespace warpsim::functional {
@@ -29,7 +30,10 @@ struct ExecutorOptions {
   uint32_t threads = 1;          // host threads running CTAs; 1 runs them in order
   uint32_t warp_quantum = 4096;  // instructions a warp runs before the next warp's turn
   uint32_t cta_quantum = 16384;  // co-resident CTAs: warp instructions per turn
-  uint64_t watchdog = 0;         // max warp instructions per CTA; 0: unlimited
+  uint64_t watchdog = uint64_t{1} << 30;  // max warp instructions per CTA; 0: unlimited
+  // Progress counters and the stop request of whoever watches the run
+  // (`warpsim run`); null: nobody. Not a configuration value.
+  LaunchMonitor* monitor = nullptr;
 };
 
 struct GridOutcome {
@@ -50,6 +54,9 @@ Dim3 cta_at(const Dim3& grid, uint64_t i);
 // instructions: blamed on the first warp still running, at the instruction
 // it was about to execute (`warp` receives that warp's index).
 ExecFault timeout_fault(const Cta& cta, uint64_t limit, uint32_t& warp);
+// The fault of a CTA stopped because the user interrupted the run (signal
+// `sig`), blamed like the watchdog's.
+ExecFault interrupted_fault(const Cta& cta, int sig, uint32_t& warp);
 
 // Runs the grid of `ctx` in clusters of `cluster` CTAs (the grid is a
 // multiple of it; 1x1x1 without clusters). Device printf output goes to

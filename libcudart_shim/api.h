@@ -21,6 +21,8 @@ namespace warpsim::cudart::api {
 // (`warpsim run` sets it). Never destroyed: host code may call the runtime
 // from static destructors and atexit handlers.
 Runtime& rt();
+// The runtime if a call has created it, else null (nothing is created).
+Runtime* created_runtime();
 
 enum Needs { kContext, kNoContext };
 

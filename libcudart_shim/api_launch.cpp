@@ -22,6 +22,8 @@ Runtime& rt() {
   return *instance;
 }
 
+Runtime* created_runtime() { return g_created.load(); }
+
 cudaError_t unsupported(const char* function) {
   Runtime& r = rt();
   std::lock_guard lock(r.mutex());

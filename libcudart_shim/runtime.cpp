@@ -1,6 +1,8 @@
 #include "libcudart_shim/runtime.h"
 
 #include <fmt/format.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -11,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "libcudart_shim/device_attributes.h"
+#include "common/signal_name.h"
 #include "timing/power_machine.h"
 
 namespace warpsim::cudart {
@@ -75,6 +78,7 @@ RuntimeOptions RuntimeOptions::from_environment() {
   o.root_pid = std::atoi(getenv_string("WARPSIM_ROOT_PID").c_str());
   o.verbose = getenv_string("WARPSIM_VERBOSE") == "1";
   o.power_trace = getenv_string("WARPSIM_POWER_TRACE");
+  if (const std::string fd = getenv_string("WARPSIM_PROGRESS_FD"); !fd.empty()) o.progress_fd = std::atoi(fd.c_str());
   return o;
 }
 
@@ -136,7 +140,10 @@ void Runtime::make_device() {
   mem.host_visible_size = kHostVisibleWindow;
   device_ = std::make_unique<functional::Device>(mem);
   device_->set_sm_count(static_cast<uint32_t>(config_.gpu.num_sms));
-  device_->set_executor_options(config_.functional);
+  map_progress_page();
+  functional::ExecutorOptions executor = config_.functional;
+  if (progress_) executor.monitor = &progress_->monitor;
+  device_->set_executor_options(executor);
   if (options_.mode == "timing") {
     timing_ = std::make_unique<timing::Gpu>(config_);
     power_machine_ = timing::power_machine(config_);
@@ -463,6 +470,47 @@ void Runtime::publish_launch(KernelEntry& k, const functional::LaunchResult& r, 
   launch_seconds_ += seconds;
 }
 
+void Runtime::map_progress_page() {
+  // Only the process `warpsim run` started reports (not its children).
+  if (progress_ != nullptr || options_.progress_fd < 0) return;
+  if (options_.root_pid != 0 && options_.root_pid != getpid()) return;
+  void* p = mmap(nullptr, sizeof(RunProgressPage), PROT_READ | PROT_WRITE, MAP_SHARED, options_.progress_fd, 0);
+  if (p == MAP_FAILED) return;
+  auto* page = static_cast<RunProgressPage*>(p);
+  if (page->magic != RunProgressPage::kMagic) {
+    munmap(p, sizeof(RunProgressPage));
+    return;
+  }
+  progress_ = page;
+}
+
+void Runtime::end_progress_line() {
+  progress_->in_launch.store(0, std::memory_order_release);
+  // warpsim run's progress line shares the terminal with the program's
+  // output, which may follow at once: clear it first.
+  if (progress_->line_shown.exchange(0) != 0) {
+    static const char clear[] = "\r\033[K";
+    (void)!::write(2, clear, sizeof clear - 1);
+  }
+}
+
+void Runtime::interrupt(int sig) {
+  if (interrupted_by_ == 0) interrupted_by_ = sig;
+}
+
+void Runtime::end_by_signal(int sig) {
+  interrupt(sig);
+  write_statistics();
+  std::fflush(stdout);
+  ::signal(sig, SIG_DFL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  ::pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+  ::raise(sig);
+  ::_exit(128 + sig);  // not reached: the default action of these signals ends the process
+}
+
 void Runtime::write_statistics() {
   flush_printf();
   if (options_.stats_file.empty()) return;
@@ -480,7 +528,10 @@ void Runtime::write_statistics() {
       {"wall_seconds", wall},
       {"simulation_seconds", launch_seconds_},
       {"simulated_gpu_ns", streams_.all_done_ns()},
+      // An interrupted run's statistics cover what ran before the signal.
+      {"partial", interrupted_by_ != 0},
   };
+  if (interrupted_by_ != 0) j["warpsim"]["interrupted_by"] = sigabbrev(interrupted_by_);
   nlohmann::json kernels = nlohmann::json::array();
   for (const KernelEntry& k : registry_.kernels()) {
     if (k.stats.launches == 0) continue;

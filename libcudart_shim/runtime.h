@@ -32,6 +32,7 @@
 #include "libcudart_shim/managed_advice.h"
 #include "libcudart_shim/mem_pool.h"
 #include "libcudart_shim/registry.h"
+#include "libcudart_shim/run_progress.h"
 #include "libcudart_shim/streams.h"
 
 namespace warpsim::cudart {
@@ -46,6 +47,7 @@ struct RuntimeOptions {
   int root_pid = 0;                    // WARPSIM_ROOT_PID: only this process writes stats
   bool verbose = false;                // WARPSIM_VERBOSE=1: one line per loaded binary
   std::string power_trace;             // WARPSIM_POWER_TRACE: CSV of power over time (timing mode)
+  int progress_fd = -1;                // WARPSIM_PROGRESS_FD: the page shared with warpsim run
   static RuntimeOptions from_environment();
 };
 
@@ -290,6 +292,16 @@ class Runtime {
   // to the program's stdout.
   void flush_printf();
   void write_statistics();  // at exit, to options().stats_file
+  // The run was interrupted by signal `sig` (SIGINT, SIGTERM, SIGHUP): the
+  // running launch stops at its next look at the monitor, and the
+  // statistics written from now on are marked partial.
+  void interrupt(int sig);
+  // Ends the process as signal `sig` would, after writing the statistics
+  // gathered so far (marked partial). Called under the lock, by the thread
+  // whose launch the signal stopped or by the signal watcher.
+  [[noreturn]] void end_by_signal(int sig);
+  // The page shared with `warpsim run` (null when the program runs alone).
+  RunProgressPage* progress_page() { return progress_; }
   const RuntimeOptions& options() const { return options_; }
   StatsRegistry& stats() { return stats_; }
   // One line on stderr naming an entry point warpsim does not implement
@@ -361,6 +373,10 @@ class Runtime {
   std::unique_ptr<timing::Gpu> timing_;  // timing mode: runs the device's launches
   std::optional<timing::LaunchActivity> launched_;  // the last grid's, until publish_launch
   std::unique_ptr<power::PowerTrace> power_trace_;  // --power-trace
+  RunProgressPage* progress_ = nullptr;  // shared with warpsim run (mapped, never unmapped)
+  int interrupted_by_ = 0;               // the signal that stopped the run, 0: none
+  void map_progress_page();
+  void end_progress_line();
   // The energy model's view of the GPU, computed with the device: the
   // statistics are written at exit, after the registries it needs may be
   // gone.

@@ -182,11 +182,15 @@ Error Runtime::launch(const LaunchRequest& r) {
   (void)place(*stream, duration);
   if (res.fault) {
     // The kernel stopped: the context is unusable from now on, as on a GPU;
-    // the launch call itself succeeded (the failure is asynchronous).
+    // the launch call itself succeeded (the failure is asynchronous). A
+    // launch the user interrupted is no fault of the kernel's: `warpsim run`
+    // reports the interruption.
     flush_printf();
-    std::fputs(res.fault->message.c_str(), stderr);
     sticky_ = error_for(res.error);
-    stats_.add("runtime.kernel_faults");
+    if (res.fault->fault.kind != functional::FaultKind::Interrupted) {
+      std::fputs(res.fault->message.c_str(), stderr);
+      stats_.add("runtime.kernel_faults");
+    }
   }
   return Error::Success;
 }
@@ -218,7 +222,13 @@ functional::LaunchResult Runtime::run_grid(const Binary& binary,
   }
   configure_device_runtime();  // limits of the grid's device-side launches
   const auto t0 = std::chrono::steady_clock::now();
+  if (progress_) {
+    progress_->set_kernel(info.name);
+    progress_->launches.fetch_add(1, std::memory_order_relaxed);
+    progress_->in_launch.store(1, std::memory_order_release);
+  }
   functional::LaunchResult res = device_->launch(*binary.program, info, cfg, std::move(params));
+  if (progress_) end_progress_line();
   *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return res;
 }
@@ -232,6 +242,10 @@ void Runtime::account_grid(KernelEntry& k, const functional::LaunchResult& r, do
   k.stats.cycles += r.cycles;
   k.stats.wall_seconds += seconds;
   publish_launch(k, r, seconds);
+  // A launch the user stopped: the program does not go on (it would see a
+  // failed launch no GPU gives); it ends as the signal would have ended it.
+  if (r.fault && r.fault->fault.kind == functional::FaultKind::Interrupted && progress_ != nullptr)
+    end_by_signal(progress_->monitor.stop.load());
   if (r.invalid_frees != 0) {
     // Undefined behaviour that a GPU ignores: so does warpsim, but it says so
     // (once per context; the statistics count every one).

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "common/invariant.h"
+#include "common/signal_name.h"
 #include "timing/memory/fixed_latency_memory.h"
 #include "timing/memory/memory_system.h"
 
@@ -146,13 +147,20 @@ LaunchRun Gpu::launch(functional::LaunchContext& ctx, const functional::Executor
       l.next_sample = now + sample_interval_;
       sampler_(activity_since(l, now));
     }
-    if (options.watchdog != 0 && now >= l.next_watchdog) {
+    if (now >= l.next_watchdog) {
       l.next_watchdog = now + 1024;
-      for (auto& sm : sms_)
-        if (sm->check_watchdog(options.watchdog)) {
-          l.stop_with(*sm);
-          break;
-        }
+      if (options.watchdog != 0)
+        for (auto& sm : sms_)
+          if (sm->check_watchdog(options.watchdog)) {
+            l.stop_with(*sm);
+            break;
+          }
+      if (options.monitor && report_progress(l, now)) {
+        const int sig = options.monitor->stop.load(std::memory_order_relaxed);
+        l.out.fault = launch_fault(functional::FaultKind::Interrupted,
+                                   fmt::format("the run was interrupted by signal {} ({}) after {} cycles of "
+                                               "this launch", sig, sigabbrev(sig), now - l.start));
+      }
       if (l.out.fault) break;
     }
     if (active) continue;
@@ -163,8 +171,25 @@ LaunchRun Gpu::launch(functional::LaunchContext& ctx, const functional::Executor
   return {std::move(l.out), std::move(l.activity)};
 }
 
+// Publishes the launch's progress to its monitor; true when the watcher
+// asked the launch to stop.
+bool Gpu::report_progress(const Launch& l, uint64_t now) const {
+  functional::LaunchMonitor& m = *l.options.monitor;
+  uint64_t resident = 0, instructions = 0;
+  for (size_t i = 0; i < sms_.size(); ++i) {
+    resident += sms_[i]->resident_ctas();
+    instructions += sms_[i]->stats().thread_instructions - l.before[i].sm.thread_instructions;
+  }
+  const uint64_t total = m.ctas_total.load(std::memory_order_relaxed);
+  m.ctas_done.store(total - cta_scheduler_->remaining() - resident, std::memory_order_relaxed);
+  m.thread_instructions.store(instructions, std::memory_order_relaxed);
+  m.cycles.store(now - l.start, std::memory_order_relaxed);
+  return m.stop_requested();
+}
+
 void Gpu::begin(Launch& l) {
   functional::LaunchContext& ctx = l.ctx;
+  if (l.options.monitor) l.options.monitor->begin(ctx.config.grid.count());
   l.before = sm_snapshot();
   if (memory_system_) {
     memory_system_->begin_launch(clock_);
@@ -323,6 +348,11 @@ void Gpu::finish(Launch& l, uint64_t end) {
   out.warp_instructions = a.sm.warp_instructions;
   out.thread_instructions = a.sm.thread_instructions;
   for (auto& sm : sms_) out.offload += sm->take_offload_counts();
+  if (functional::LaunchMonitor* m = l.options.monitor) {
+    m->ctas_done.store(out.ctas, std::memory_order_relaxed);
+    m->thread_instructions.store(out.thread_instructions, std::memory_order_relaxed);
+    m->cycles.store(cycles, std::memory_order_relaxed);
+  }
   // A fault leaves CTAs and requests in flight; the context is unusable from
   // now on (sticky error), but a later launch must still find clean SMs.
   if (out.fault) build();

@@ -81,6 +81,7 @@ class Gpu {
   // false when the launch must stop (a deadlock or an internal error).
   bool sleep(Launch& l, uint64_t& now);
   void finish(Launch& l, uint64_t end);
+  bool report_progress(const Launch& l, uint64_t now) const;
   LaunchRun run_fallback(functional::LaunchContext& ctx, const functional::ExecutorOptions& options,
                          functional::Dim3 cluster);
   void build();  // fresh SMs and memory

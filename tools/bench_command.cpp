@@ -14,9 +14,12 @@
 #include <vector>
 
 #include "common/diagnostics.h"
+#include "common/signal_name.h"
 #include "timing/sim_config.h"
 #include "tools/commands.h"
 #include "tools/install_paths.h"
+#include "tools/interrupts.h"
+#include "tools/output_file.h"
 #include "tools/power_report.h"
 #include "tools/program_run.h"
 #include "tools/status_line.h"
@@ -47,8 +50,9 @@ struct BenchOptions {
 struct Result {
   const WorkloadProgram* program = nullptr;
   std::vector<std::string> arguments;
-  std::string status = "error";  // pass, fail, crash, timeout, missing, error
+  std::string status = "error";  // pass, fail, crash, timeout, missing, error, interrupted, not-run
   std::string reason;
+  bool finished = false;  // its outcome is known
   int exit_code = -1;
   double wall_seconds = 0;
   nlohmann::json stats;  // null when the run wrote none
@@ -84,7 +88,7 @@ Figures figures(const Result& r) {
   return f;
 }
 
-void write_results(const BenchOptions& opt, const std::vector<Result>& results, double total_seconds) {
+bool write_results(const BenchOptions& opt, const std::vector<Result>& results, double total_seconds) {
   const fs::path out(opt.out);
   const bool timing = opt.mode == "timing";
   nlohmann::json j;
@@ -151,9 +155,17 @@ void write_results(const BenchOptions& opt, const std::vector<Result>& results, 
   j["passed"] = passed;
   j["failed"] = results.size() - passed;
   md += fmt::format("\n{} of {} programs passed; {:.1f} s in all.\n", passed, results.size(), total_seconds);
-  std::ofstream(out / "results.json") << j.dump(2) << "\n";
-  std::ofstream(out / "results.csv") << csv;
-  std::ofstream(out / "results.md") << md;
+  for (const auto& [name, content] : {std::pair<const char*, std::string>{"results.json", j.dump(2) + "\n"},
+                                       {"results.csv", csv},
+                                       {"results.md", md}}) {
+    std::string why;
+    auto file = OutputFile::prepare((out / name).string(), why);
+    if (!file || !file->write(content, why)) {
+      fmt::print(stderr, "warpsim bench: {}\n", why);
+      return false;
+    }
+  }
+  return true;
 }
 
 class Progress {
@@ -268,7 +280,9 @@ int bench(const BenchOptions& opt, bool suite_given) {
   Progress progress(results.size());
   const auto t0 = Clock::now();
   size_t done = 0, passed = 0;
+  catch_interrupts();  // stop the running program gracefully and still write the table
   auto finish = [&](Result& r) {
+    r.finished = true;
     ++done;
     passed += r.status == "pass";
     progress.finished(r, done);
@@ -309,12 +323,23 @@ int bench(const BenchOptions& opt, bool suite_given) {
         for (const RunningProgram& x : running) shown.emplace_back(&results[x.index], x.start);
         progress.show(done, passed, shown);
       },
-      [] { return false; });
+      [] { return interrupted(); });
   progress.clear();
   const double total = std::chrono::duration<double>(Clock::now() - t0).count();
-  write_results(opt, results, total);
-  fmt::print(stderr, "warpsim bench: {} of {} programs passed in {:.1f} s; results: {}/results.md\n", passed,
+  if (interrupted()) {
+    // The table still says what finished; what never started says so.
+    for (Result& r : results)
+      if (!r.finished) {
+        r.status = "not-run";
+        r.reason = "the bench was interrupted before it started";
+      }
+  }
+  const bool written = write_results(opt, results, total);
+  fmt::print(stderr, "warpsim bench: {}{} of {} programs passed in {:.1f} s; results: {}/results.md\n",
+             interrupted() ? fmt::format("interrupted by {}; ", sigabbrev(interrupt_signal())) : "", passed,
              results.size(), total, opt.out);
+  if (interrupted()) return 128 + interrupt_signal();
+  if (!written) return 2;
   return passed == results.size() ? 0 : 1;
 }
 

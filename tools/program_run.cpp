@@ -19,6 +19,10 @@ namespace warpsim::tools {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
+// Seconds a stopped `warpsim run` gets to stop its program and write its
+// statistics (its own grace period for the program is shorter).
+constexpr int kStopGraceSeconds = 15;
+
 namespace {
 
 std::string read_text(const std::string& path) {
@@ -146,9 +150,22 @@ bool run_programs(const std::vector<ProgramRun>& runs, const std::vector<size_t>
   };
   while (next < order.size() || !running.empty()) {
     if (stop()) {
+      // Asked to stop: every running `warpsim run` is asked too (it stops its
+      // program and writes the partial statistics), and killed with its
+      // program only if it does not end within the grace period.
+      for (pid_t p : pids) ::kill(-p, SIGTERM);
+      const auto deadline = Clock::now() + std::chrono::seconds(kStopGraceSeconds);
+      std::vector<bool> ended(pids.size(), false);
+      for (size_t k = 0; k < pids.size(); ++k) {
+        int status = 0;
+        pid_t w = 0;
+        while ((w = ::waitpid(pids[k], &status, WNOHANG)) == 0 && Clock::now() < deadline)
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        ended[k] = w == pids[k];
+        ::kill(-pids[k], SIGKILL);  // whatever is left of its process group
+      }
       for (size_t k = 0; k < running.size(); ++k) {
-        ::kill(-pids[k], SIGKILL);
-        reap(pids[k]);
+        if (!ended[k]) reap(pids[k]);
         RunOutcome r;
         r.status = "interrupted";
         r.reason = "the sweep was interrupted";

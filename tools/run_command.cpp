@@ -6,13 +6,17 @@
 // the configuration passed through the environment (WARPSIM_CONFIG,
 // WARPSIM_SET, WARPSIM_MODE, WARPSIM_STATS_FILE; libcudart_shim/runtime.h).
 // Its exit status is passed through; a summary of the simulation follows on
-// stderr.
+// stderr. While it runs, a page shared with its runtime (WARPSIM_PROGRESS_FD)
+// carries its progress, and the signals that stop warpsim stop it too, with
+// the statistics gathered so far (docs/run.md, "Stopping a run").
 #include <fmt/format.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -24,9 +28,13 @@
 #include <vector>
 
 #include "common/diagnostics.h"
+#include "common/signal_name.h"
 #include "timing/sim_config.h"
 #include "tools/commands.h"
 #include "tools/install_paths.h"
+#include "tools/interrupts.h"
+#include "tools/output_file.h"
+#include "tools/run_progress_view.h"
 #include "tools/stats_file.h"
 #include "tools/host_binary.h"
 #include "tools/power_report.h"
@@ -43,15 +51,26 @@ struct RunOptions {
   std::string mode = "timing";
   std::string stats;
   std::string power_trace;
+  double progress = 0;  // seconds between progress lines; 0: none
   bool quiet = false;
   bool verbose = false;
   int cudart = 0;  // 0: detect
   std::vector<std::string> command;
 };
 
-// PROGRAM as execvp would find it.
-std::string resolve_program(const std::string& program) {
-  if (program.find('/') != std::string::npos) return program;
+// PROGRAM as execvp would find it; empty with `why` when there is none.
+std::string resolve_program(const std::string& program, std::string& why) {
+  if (program.find('/') != std::string::npos) {
+    if (::access(program.c_str(), F_OK) != 0) {
+      why = fmt::format("{}: no such file", program);
+      return {};
+    }
+    if (fs::is_directory(program) || ::access(program.c_str(), X_OK) != 0) {
+      why = fmt::format("{}: not an executable program", program);
+      return {};
+    }
+    return program;
+  }
   const char* path = std::getenv("PATH");
   std::string p = path ? path : "/usr/bin:/bin";
   size_t start = 0;
@@ -61,9 +80,10 @@ std::string resolve_program(const std::string& program) {
     std::string dir = p.substr(start, end - start);
     if (dir.empty()) dir = ".";
     fs::path candidate = fs::path(dir) / program;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    if (::access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate)) return candidate.string();
     start = end + 1;
   }
+  why = fmt::format("{}: program not found (not a path, and not on PATH)", program);
   return {};
 }
 
@@ -181,6 +201,9 @@ void print_summary(const std::string& program, int status_code, bool signaled,
     return;
   }
   const auto& w = j.value("warpsim", nlohmann::json::object());
+  if (w.value("partial", false))
+    out += fmt::format("  (partial: the run was interrupted by {}; what follows covers the run up to then)\n",
+                       w.value("interrupted_by", std::string("a signal")));
   out += fmt::format("  GPU              {} (compute capability {}, {} SMs), {} mode, CUDA {} runtime\n",
                      w.value("gpu", std::string("?")), w.value("compute_capability", std::string("?")),
                      w.value("num_sms", 0), w.value("mode", std::string("?")),
@@ -248,6 +271,45 @@ void print_summary(const std::string& program, int status_code, bool signaled,
   std::fputs(out.c_str(), stderr);
 }
 
+// How long a program may take to stop after warpsim forwarded a signal to
+// it (its runtime stops the running launch and writes the statistics) before
+// it is killed.
+constexpr double kStopGraceSeconds = 10;
+
+struct ChildEnd {
+  int status = 0;
+  int signal = 0;  // the signal warpsim itself was stopped by, 0: none
+};
+
+// Waits for the program, showing its progress; forwards SIGINT, SIGTERM and
+// SIGHUP to it (a second signal, or the grace period running out, kills it).
+ChildEnd wait_for_program(pid_t pid, RunProgressView& progress) {
+  using Clock = std::chrono::steady_clock;
+  ChildEnd end;
+  int forwarded = 0;
+  Clock::time_point deadline{};
+  for (;;) {
+    const pid_t w = ::waitpid(pid, &end.status, WNOHANG);
+    if (w == pid || (w < 0 && errno != EINTR)) break;
+    if (interrupted()) {
+      end.signal = interrupt_signal();
+      if (forwarded == 0) {
+        ::kill(pid, end.signal);
+        deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                      std::chrono::duration<double>(kStopGraceSeconds));
+        forwarded = interrupt_count();
+      } else if (interrupt_count() > forwarded || Clock::now() > deadline) {
+        ::kill(pid, SIGKILL);
+        forwarded = INT32_MAX;
+      }
+    }
+    progress.poll();
+    ::usleep(20'000);
+  }
+  progress.finish();
+  return end;
+}
+
 int run(const RunOptions& opt) {
   if (opt.command.empty()) {
     fmt::print(stderr, "warpsim run: no program given (warpsim run [options] -- PROGRAM [ARGS...])\n");
@@ -257,6 +319,13 @@ int run(const RunOptions& opt) {
     fmt::print(stderr, "warpsim run: unknown mode '{}' (functional or timing)\n", opt.mode);
     return 2;
   }
+  if (opt.progress < 0) {
+    fmt::print(stderr, "warpsim run: --progress takes a number of seconds (0: no progress lines)\n");
+    return 2;
+  }
+  // From here on a signal is recorded, not fatal: warpsim stops the program
+  // and removes its temporary files before it exits.
+  catch_interrupts();
   DiagnosticEngine diags;
   if (!load_sim_config(opt.config, opt.overrides, diags)) {
     std::fputs(diags.format_all().c_str(), stderr);
@@ -267,18 +336,25 @@ int run(const RunOptions& opt) {
   std::string config = opt.config;
   if (config::is_config_name(config))
     if (auto path = config::find_named_config(config, config_search_path())) config = *path;
-  const std::string program = resolve_program(opt.command[0]);
+  std::string missing;
+  const std::string program = resolve_program(opt.command[0], missing);
   if (program.empty()) {
-    fmt::print(stderr, "warpsim run: {}: program not found\n", opt.command[0]);
+    fmt::print(stderr, "warpsim run: {}\n", missing);
     return 127;
   }
   int major = opt.cudart;
-  if (major == 0) {
+  {
     std::string why;
-    major = detect_cudart(program, why);
+    const int detected = detect_cudart(program, why);
     if (major == 0) {
-      fmt::print(stderr, "warpsim run: {}\n", why);
-      return 2;
+      major = detected;
+      if (major == 0) {
+        fmt::print(stderr, "warpsim run: {}\n", why);
+        return 2;
+      }
+    } else if (detected != 0 && detected != major) {
+      fmt::print(stderr, "warpsim run: warning: {} is linked against the CUDA {} runtime; --cudart {} provides "
+                         "CUDA {}'s instead, whose ABI it was not built for\n", opt.command[0], detected, major, major);
     }
   }
   const std::string shim = find_shim(major);
@@ -287,34 +363,40 @@ int run(const RunOptions& opt) {
                        "WARPSIM_SHIM_DIR to the directory holding cuda{}/)\n", major, major);
     return 2;
   }
-
-  std::string stats_file = opt.stats;
-  bool temporary = false;
-  if (stats_file.empty()) {
-    char tmpl[] = "/tmp/warpsim-stats-XXXXXX";
-    const int fd = ::mkstemp(tmpl);
-    if (fd >= 0) {
-      ::close(fd);
-      stats_file = tmpl;
-      temporary = true;
-    }
-  } else {
-    std::error_code ec;
-    fs::remove(stats_file, ec);  // a stale file must not pass for this run's
+  if (!opt.power_trace.empty() && opt.mode != "timing") {
+    fmt::print(stderr, "warpsim run: --power-trace needs timing mode (the energy model prices the timing "
+                       "model's counters)\n");
+    return 2;
   }
 
-  // Absolute: the program may change its working directory.
-  std::string power_trace;
-  if (!opt.power_trace.empty()) {
-    if (opt.mode != "timing") {
-      fmt::print(stderr, "warpsim run: --power-trace needs timing mode (the energy model prices the timing "
-                         "model's counters)\n");
+  // Every output is checked before anything runs, and written beside its
+  // target first (tools/output_file.h). Without --stats, the statistics go
+  // to a temporary file only for the summary.
+  std::string why;
+  std::optional<OutputFile> stats_out, trace_out;
+  std::optional<TemporaryFile> stats_temp;
+  if (!opt.stats.empty()) {
+    stats_out = OutputFile::prepare(opt.stats, why, {program});
+    if (!stats_out) {
+      fmt::print(stderr, "warpsim run: --stats: {}\n", why);
       return 2;
     }
-    std::error_code ec;
-    power_trace = fs::absolute(opt.power_trace, ec).string();
-    if (ec) power_trace = opt.power_trace;
+  } else {
+    stats_temp = TemporaryFile::create(temporary_directory(), "warpsim-stats-", why);
+    if (!stats_temp) fmt::print(stderr, "warpsim run: no summary: {}\n", why);
   }
+  if (!opt.power_trace.empty()) {
+    trace_out = OutputFile::prepare(opt.power_trace, why, {program});
+    if (!trace_out) {
+      fmt::print(stderr, "warpsim run: --power-trace: {}\n", why);
+      return 2;
+    }
+  }
+  if (stats_out && trace_out && stats_out->target() == trace_out->target()) {
+    fmt::print(stderr, "warpsim run: --stats and --power-trace name the same file\n");
+    return 2;
+  }
+  const std::string stats_file = stats_out ? stats_out->temp_path() : stats_temp ? stats_temp->path() : "";
   std::string overrides;
   for (const std::string& o : opt.overrides) overrides += o + "\n";
   std::string preload = shim;
@@ -325,6 +407,8 @@ int run(const RunOptions& opt) {
   if (const char* existing = std::getenv("LD_PRELOAD"); existing && *existing)
     preload += std::string(":") + existing;
 
+  RunProgressView progress(!opt.quiet, opt.progress);
+  if (interrupted()) return 128 + interrupt_signal();  // before the program started
   std::fflush(stdout);
   std::fflush(stderr);
   const pid_t pid = ::fork();
@@ -333,6 +417,9 @@ int run(const RunOptions& opt) {
     return 2;
   }
   if (pid == 0) {
+    // The program gets the signals' default handling back (its runtime
+    // installs its own).
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::signal(sig, SIG_DFL);
     ::setenv("LD_PRELOAD", preload.c_str(), 1);
     ::setenv("WARPSIM_CONFIG", config.c_str(), 1);
     ::setenv("WARPSIM_SET", overrides.c_str(), 1);
@@ -340,8 +427,10 @@ int run(const RunOptions& opt) {
     ::setenv("WARPSIM_STATS_FILE", stats_file.c_str(), 1);
     ::setenv("WARPSIM_PROGRAM", opt.command[0].c_str(), 1);
     ::setenv("WARPSIM_ROOT_PID", std::to_string(::getpid()).c_str(), 1);
+    if (progress.fd() >= 0) ::setenv("WARPSIM_PROGRESS_FD", std::to_string(progress.fd()).c_str(), 1);
+    else ::unsetenv("WARPSIM_PROGRESS_FD");
     if (opt.verbose) ::setenv("WARPSIM_VERBOSE", "1", 1);
-    if (!power_trace.empty()) ::setenv("WARPSIM_POWER_TRACE", power_trace.c_str(), 1);
+    if (trace_out) ::setenv("WARPSIM_POWER_TRACE", trace_out->temp_path().c_str(), 1);
 #ifdef WARPSIM_ASAN_RUNTIME
     const char* asan = std::getenv("ASAN_OPTIONS");
     std::string a = asan ? std::string(asan) + ":" : std::string();
@@ -354,22 +443,38 @@ int run(const RunOptions& opt) {
     fmt::print(stderr, "warpsim run: cannot execute {}: {}\n", program, std::strerror(errno));
     ::_exit(127);
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  const bool signaled = WIFSIGNALED(status);
-  const int code = signaled ? WTERMSIG(status) : WEXITSTATUS(status);
+  const ChildEnd end = wait_for_program(pid, progress);
+  const bool signaled = WIFSIGNALED(end.status);
+  const int code = signaled ? WTERMSIG(end.status) : WEXITSTATUS(end.status);
 
   nlohmann::json stats;
-  if (!stats_file.empty()) {
-    stats = read_stats_file(stats_file);
-    if (temporary) {
+  if (!stats_file.empty()) stats = read_stats_file(stats_file);
+  int status = signaled ? 128 + code : code;
+  // Only complete statistics replace the file; otherwise it stays as it was.
+  if (stats_out) {
+    if (!stats.is_object()) {
+      stats_out->discard();
       std::error_code ec;
-      fs::remove(stats_file, ec);
+      fmt::print(stderr, "warpsim run: no statistics were written; {} was {}\n", stats_out->target(),
+                 fs::exists(stats_out->target(), ec) ? "left as it was" : "not created");
+    } else if (!stats_out->commit(why)) {
+      fmt::print(stderr, "warpsim run: --stats: {}\n", why);
+      if (status == 0) status = 2;
     }
   }
+  if (trace_out) {
+    std::error_code ec;
+    if (fs::file_size(trace_out->temp_path(), ec) == 0 || ec) trace_out->discard();
+    else if (!trace_out->commit(why)) fmt::print(stderr, "warpsim run: --power-trace: {}\n", why);
+  }
   if (!opt.quiet) print_summary(opt.command[0], code, signaled, stats);
-  return signaled ? 128 + code : code;
+  if (end.signal != 0) {
+    fmt::print(stderr, "warpsim run: stopped by {}{}\n", sigabbrev(end.signal),
+               stats.is_object() ? (opt.stats.empty() ? "" : "; the statistics written are partial")
+                                 : "; the program ended before it could write statistics");
+    return 128 + end.signal;
+  }
+  return status;
 }
 
 }  // namespace
@@ -388,7 +493,10 @@ void register_run_command(CLI::App& app) {
   run_cmd->add_option("--power-trace", opt->power_trace,
                       "Timing mode: write power over time as CSV to this file (one row per "
                       "power.trace_interval core cycles, per component group; docs/power.md)");
-  run_cmd->add_flag("--quiet", opt->quiet, "Do not print the summary at exit");
+  run_cmd->add_option("--progress", opt->progress,
+                      "Print a progress line every N seconds (for logs and batch jobs; on a terminal a live "
+                      "line is shown anyway)");
+  run_cmd->add_flag("--quiet", opt->quiet, "Do not print the summary at exit, nor the live progress line");
   run_cmd->add_flag("--verbose", opt->verbose, "Report each device-code binary as it is loaded");
   run_cmd->add_option("--cudart", opt->cudart,
                       "CUDA runtime major to provide (11, 12, 13); default: detected from the program")

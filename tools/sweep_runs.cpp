@@ -166,19 +166,4 @@ bool execute_runs(const std::vector<SweepRun>& runs, const std::vector<size_t>& 
       tick, stop);
 }
 
-namespace {
-volatile std::sig_atomic_t g_signal = 0;
-extern "C" void on_interrupt(int sig) { g_signal = sig; }
-}  // namespace
-
-void catch_interrupts() {
-  struct sigaction sa {};
-  sa.sa_handler = on_interrupt;
-  sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(sig, &sa, nullptr);
-}
-
-bool interrupted() { return g_signal != 0; }
-int interrupt_signal() { return g_signal; }
-
 }  // namespace warpsim::tools

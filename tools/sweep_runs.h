@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/interrupts.h"
 #include "tools/program_run.h"
 
 namespace warpsim::tools {
@@ -62,11 +63,5 @@ bool execute_runs(const std::vector<SweepRun>& runs, const std::vector<size_t>& 
                   const std::function<void(size_t, const RunOutcome&)>& announce,
                   const std::function<void(const std::vector<RunningProgram>&)>& tick,
                   const std::function<bool()>& stop);
-
-// SIGINT/SIGTERM/SIGHUP set a flag instead of ending the process, so that a
-// sweep or a task can stop its programs and record what finished.
-void catch_interrupts();
-bool interrupted();
-int interrupt_signal();
 
 }  // namespace warpsim::tools

@@ -117,7 +117,7 @@ TEST(SimConfig, DefaultsLoadCleanWithoutAnyDiagnostic) {
   EXPECT_TRUE(d.diagnostics().empty()) << d.format_all();
   EXPECT_EQ(c->gpu, GpuConfig{});
   EXPECT_EQ(c->functional.threads, functional::ExecutorOptions{}.threads);
-  EXPECT_EQ(c->functional.watchdog, 0u);
+  EXPECT_EQ(c->functional.watchdog, uint64_t{1} << 30);
 }
 
 // A file applies the keys it names and keeps the defaults for the rest.

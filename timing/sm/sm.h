@@ -83,6 +83,7 @@ class Sm : private WarpViews {
   // issue slots repeat the last cycle's reason.
   void account_skipped(uint64_t cycles);
   bool has_ctas() const { return resident_ctas_ != 0; }
+  uint32_t resident_ctas() const { return resident_ctas_; }
   bool quiescent() const;  // no CTA and nothing in flight
   // The launch ended after `cycles` cycles: the cycles this SM was not
   // ticked (it had no work) count as idle issue slots.
