@@ -57,6 +57,14 @@ expect(2 "gpu.num_sms: 0 is out of range" config show --set gpu.num_sms=0)
 expect(2 "gpu.num_sms: 0 is out of range" noc area --set gpu.num_sms=0)
 expect(2 "gpu.num_sms: 0 is out of range" noc run --rate 0.1 --set gpu.num_sms=0)
 expect(2 "gpu.num_sms: 0 is out of range" run --set gpu.num_sms=0 -- true)
+# A check across sections names the file and line of a key it reads, and the
+# override when one set it.
+set(toml ${CMAKE_CURRENT_BINARY_DIR}/cli_test_cross_key.toml)
+file(WRITE ${toml} "[gpu]\nnum_sms = 130\n\n[timing]\nsms_per_cluster = 4\n")
+expect(2 "cli_test_cross_key.toml:5:[0-9]+: error: timing.sms_per_cluster: 4 does not divide gpu.num_sms \\(130\\)"
+       config show --config ${toml})
+expect(2 "--set:1:[0-9]+: error: timing.sms_per_cluster: 4 does not divide gpu.num_sms \\(130\\).*\n  timing.sms_per_cluster=4"
+       config show --config ${toml} --set timing.sms_per_cluster=4)
 
 # Help and version are not errors.
 expect(0 "" --help)
