@@ -389,6 +389,11 @@ class Loader {
   // Runs every field check on the current values and every cross-field
   // check; call after loading. Errors are placed where the key was last set.
   bool validate();
+  // Reports the result of a check across sections, which no table's own
+  // checks can see, where the most recently applied of `keys` was set:
+  // each is "section.key" or a whole section ("timing.dram": any of its
+  // keys). Without a location when all kept their defaults.
+  void report(Severity severity, std::initializer_list<std::string_view> keys, std::string message);
 
   const std::vector<std::string>& search_path() const { return search_path_; }
 

@@ -459,6 +459,22 @@ struct Loader::State {
       if (it != origins.end() && (!where || it->second.sequence > where->sequence))
         where = &it->second;
     }
+    place(sev, where, std::move(message));
+  }
+
+  // The same for qualified keys or whole sections, across sections.
+  void report_across(Severity sev, std::initializer_list<std::string_view> keys, std::string message) {
+    const Origin* where = nullptr;
+    for (const auto& [name, origin] : origins)
+      for (std::string_view k : keys) {
+        const bool named = name == k || (name.size() > k.size() && name.starts_with(k) && name[k.size()] == '.' &&
+                                         schema.find(k) != nullptr);
+        if (named && (!where || origin.sequence > where->sequence)) where = &origin;
+      }
+    place(sev, where, std::move(message));
+  }
+
+  void place(Severity sev, const Origin* where, std::string message) {
     if (where)
       diags.report(sev, where->file, where->loc, std::move(message));
     else
@@ -505,6 +521,10 @@ bool Loader::apply_overrides(const std::vector<std::string>& assignments) {
   bool ok = true;
   for (const auto& a : assignments) ok = apply_override(a) && ok;
   return ok;
+}
+
+void Loader::report(Severity severity, std::initializer_list<std::string_view> keys, std::string message) {
+  state_->report_across(severity, keys, std::move(message));
 }
 
 bool Loader::validate() {

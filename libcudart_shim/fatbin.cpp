@@ -176,8 +176,8 @@ Result<std::string> decompress(const Entry& entry, size_t max_size) {
       // A raw LZ4 block: the output size comes only from the header.
       if (entry.uncompressed_size == 0 || entry.uncompressed_size > max_size ||
           entry.uncompressed_size > static_cast<uint64_t>(INT_MAX) || in.size() > static_cast<size_t>(INT_MAX))
-        return err(fmt::format("LZ4 image: uncompressed size {} invalid (limit {})", entry.uncompressed_size,
-                               max_size));
+        return err(fmt::format("LZ4 image at offset {}: uncompressed size {} invalid (limit {})", entry.offset,
+                               entry.uncompressed_size, max_size));
       std::string out(entry.uncompressed_size, '\0');
       const int n = LZ4_decompress_safe(reinterpret_cast<const char*>(in.data()), out.data(),
                                         static_cast<int>(in.size()), static_cast<int>(out.size()));
@@ -187,8 +187,8 @@ Result<std::string> decompress(const Entry& entry, size_t max_size) {
     }
     case Compression::Zstd: {
       if (entry.uncompressed_size == 0 || entry.uncompressed_size > max_size)
-        return err(fmt::format("zstd image: uncompressed size {} invalid (limit {})", entry.uncompressed_size,
-                               max_size));
+        return err(fmt::format("zstd image at offset {}: uncompressed size {} invalid (limit {})", entry.offset,
+                               entry.uncompressed_size, max_size));
       std::string out(entry.uncompressed_size, '\0');
       const size_t n = ZSTD_decompress(out.data(), out.size(), in.data(), in.size());
       if (ZSTD_isError(n))
@@ -230,11 +230,14 @@ Result<SelectedPtx> select_ptx(const Fatbin& fatbin, uint32_t compute_capability
     if (best == nullptr || e->arch > best->arch || (e->arch == best->arch && best->arch_specific() && !e->arch_specific()))
       best = e;
   }
-  if (best == nullptr)
-    return err(fmt::format("no PTX image usable on compute capability {}.{}: the binary contains {}",
-                           compute_capability / 10, compute_capability % 10, describe(fatbin)));
+  if (best == nullptr) {
+    Error e = err(fmt::format("no PTX image usable on compute capability {}.{}: the binary contains {}",
+                              compute_capability / 10, compute_capability % 10, describe(fatbin)));
+    e.no_match = true;
+    return e;
+  }
   auto text = ptx_text(*best, max_size);
-  if (!text) return text.error();
+  if (!text) return err(fmt::format("PTX compute_{}: {}", best->arch, text.error().message));
   return SelectedPtx{best, best->arch, std::move(text.value())};
 }
 

@@ -16,6 +16,11 @@ namespace warpsim::fatbin {
 
 struct Error {
   std::string message;
+  // The bytes read fine but hold nothing for the request (no PTX for the
+  // GPU's architecture): a rebuild for another architecture helps. Otherwise
+  // the device code is damaged or not what nvcc writes, and a rebuild for
+  // another architecture would not help.
+  bool no_match = false;
 };
 
 // A value or an Error (std::expected is C++23).

@@ -187,6 +187,11 @@ Error Registry::load(Binary& b, const LoadContext& ctx) {
   for (const fatbin::Fatbin* f : sources) {
     if (sources.size() > 1 && is_device_runtime_object(*f)) continue;
     auto sel = fatbin::select_ptx(*f, cc);
+    if (!sel && !sel.error().no_match)
+      return fail(b, Error::InvalidKernelImage,
+                  fmt::format("the program's device code (fatbin #{}) is corrupt: {} (the binary is "
+                              "damaged or its device code was not written by nvcc)",
+                              b.id, sel.error().message));
     if (!sel)
       return fail(b, Error::NoKernelImageForDevice,
                   fmt::format("{} (the configured GPU has compute capability {}.{}; rebuild with "

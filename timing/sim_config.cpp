@@ -78,12 +78,13 @@ as a config file. `warpsim config docs` prints this page.
 namespace {
 
 // Checks across the memory-system sections, and fills the DRAM values the
-// config left to its preset (so `config show` prints what runs).
-bool validate_memory_system(SimConfig& config, bool check_network, DiagnosticEngine& diags) {
+// config left to its preset (so `config show` prints what runs). Each error
+// is placed at the keys it reads (config::Loader::report).
+bool validate_memory_system(SimConfig& config, bool check_network, config::Loader& loader) {
   timing::TimingConfig& t = config.timing;
   const std::string dram_error = timing::resolve_dram_config(t.dram);
   if (!dram_error.empty()) {
-    diags.error(nullptr, {}, dram_error);
+    loader.report(Severity::Error, {"timing.dram"}, dram_error);
     return false;
   }
   if (t.memory.model != timing::MemoryModel::MemorySystem) return true;
@@ -91,24 +92,29 @@ bool validate_memory_system(SimConfig& config, bool check_network, DiagnosticEng
   const std::string network_error =
       check_network ? interconnect::validate_network(t.network, network_roles(config)) : std::string();
   if (!network_error.empty()) {
-    diags.error(nullptr, {}, network_error);
+    // The network's own keys, and those that set its nodes (network_roles).
+    loader.report(Severity::Error,
+                  {"interconnect", "gpu.num_sms", "timing.sms_per_cluster", "timing.partition.partitions",
+                   "timing.partition.sub_partitions"},
+                  network_error);
     ok = false;
   }
   const timing::AddressMapping mapping(t.partition.address_mapping());
   for (const auto& [name, cache] : {std::pair<const char*, const timing::CacheConfig*>{"l1d", &t.l1d},
                                     {"l1i", &t.l1i}, {"constant", &t.constant}})
     if (cache->line_bytes > t.l2.line_bytes) {
-      diags.error(nullptr, {},
-                  fmt::format("timing.{}.line_bytes ({}) is larger than timing.l2.line_bytes ({}): a "
-                              "request below L1 must fit in one L2 line",
-                              name, cache->line_bytes, t.l2.line_bytes));
+      const std::string key = fmt::format("timing.{}.line_bytes", name);
+      loader.report(Severity::Error, {key, "timing.l2.line_bytes"},
+                    fmt::format("timing.{}.line_bytes ({}) is larger than timing.l2.line_bytes ({}): a "
+                                "request below L1 must fit in one L2 line",
+                                name, cache->line_bytes, t.l2.line_bytes));
       ok = false;
     }
   if (mapping.banks() != t.dram.banks) {
-    diags.error(nullptr, {},
-                fmt::format("timing.partition.mapping has {} bank bits ({} banks) but timing.dram.banks is {}; "
-                            "give the mapping log2(banks) B bits",
-                            std::countr_zero(mapping.banks()), mapping.banks(), t.dram.banks));
+    loader.report(Severity::Error, {"timing.partition.mapping", "timing.dram.banks", "timing.dram.type"},
+                  fmt::format("timing.partition.mapping has {} bank bits ({} banks) but timing.dram.banks is {}; "
+                              "give the mapping log2(banks) B bits",
+                              std::countr_zero(mapping.banks()), mapping.banks(), t.dram.banks));
     ok = false;
   }
   // A line must live in one slice: the address bits inside an L2 line may not
@@ -117,11 +123,11 @@ bool validate_memory_system(SimConfig& config, bool check_network, DiagnosticEng
   for (uint32_t bit = 1; bit < t.l2.line_bytes; bit <<= 1) {
     const timing::DecodedAddress d = mapping.decode(bit);
     if (d.partition != base.partition || d.sub_partition != base.sub_partition) {
-      diags.error(nullptr, {},
-                  fmt::format("timing.partition: address bit {} (inside a {} B L2 line) selects the "
-                              "partition or slice; raise interleave_bytes or move the mapping's D/B bits "
-                              "above the line offset",
-                              std::countr_zero(bit), t.l2.line_bytes));
+      loader.report(Severity::Error, {"timing.partition", "timing.l2.line_bytes"},
+                    fmt::format("timing.partition: address bit {} (inside a {} B L2 line) selects the "
+                                "partition or slice; raise interleave_bytes or move the mapping's D/B bits "
+                                "above the line offset",
+                                std::countr_zero(bit), t.l2.line_bytes));
       ok = false;
       break;
     }
@@ -192,13 +198,13 @@ std::optional<SimConfig> load_sim_config(const std::string& name_or_file,
   if (ok) ok = loader.validate();
   // Across sections: clusters tile the SMs.
   if (ok && config.gpu.num_sms % config.timing.gpu.sms_per_cluster != 0) {
-    diags.error(nullptr, {},
-                fmt::format("timing.sms_per_cluster: {} does not divide gpu.num_sms ({}); clusters "
-                            "tile the SMs, so set it to a divisor of num_sms",
-                            config.timing.gpu.sms_per_cluster, config.gpu.num_sms));
+    loader.report(Severity::Error, {"timing.sms_per_cluster", "gpu.num_sms"},
+                  fmt::format("timing.sms_per_cluster: {} does not divide gpu.num_sms ({}); clusters "
+                              "tile the SMs, so set it to a divisor of num_sms",
+                              config.timing.gpu.sms_per_cluster, config.gpu.num_sms));
     ok = false;
   }
-  if (ok) ok = validate_memory_system(config, check_network, diags);
+  if (ok) ok = validate_memory_system(config, check_network, loader);
   if (!ok) return std::nullopt;
   return config;
 }

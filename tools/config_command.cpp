@@ -32,7 +32,7 @@ int run_show(const ConfigOptions& opt) {
   DiagnosticEngine diags;
   auto config = load_sim_config(opt.config, opt.overrides, diags);
   print_diagnostics(diags);
-  if (!config) return 1;
+  if (!config) return 2;
   std::cout << sim_config_toml(*config);
   return 0;
 }
@@ -58,7 +58,7 @@ int run_list() {
                           ? config->gpu.name
                           : fmt::format("(invalid: {} errors; see warpsim config show --config {})",
                                         diags.error_count(), c.path);
-    if (!config) status = 1;
+    if (!config) status = 2;  // a configuration error, as everywhere
     fmt::print("{:<{}}  {:<5}  {:<40}  {}{}\n", c.name, width, cc, gpu, c.path,
                c.shadowed ? "  (shadowed by an earlier one)" : "");
   }

@@ -3,6 +3,7 @@
 #include "common/byte_io.h"
 
 #include <elf.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstring>
@@ -152,6 +153,23 @@ std::optional<std::string> find_cudart(const std::vector<std::string>& libraries
   for (const std::string& l : libraries)
     if (l.rfind("libcudart.so", 0) == 0) return l;
   return std::nullopt;
+}
+
+std::string cudart_mismatch_warning(const std::string& program, int requested_major) {
+  if (requested_major == 0) return {};
+  std::string error;
+  const auto bin = HostBinary::open(program, error);
+  if (!bin) return {};  // the run itself says what is wrong with the file
+  const auto lib = find_cudart(bin->needed());
+  if (!lib) return {};
+  const int linked = cudart_major(*lib);
+  if (linked == requested_major) return {};
+  const std::string linked_text = linked ? fmt::format("CUDA {}", linked) : "a CUDA runtime warpsim does not provide";
+  return fmt::format(
+      "warning: {} is linked against {} ({}) but --cudart {} was given: warpsim provides the CUDA {} runtime, "
+      "and the dynamic loader also loads the program's own {}, so its CUDA calls may bypass the simulator{}",
+      program, *lib, linked_text, requested_major, requested_major, *lib,
+      linked ? fmt::format("; drop --cudart or give --cudart {}", linked) : std::string());
 }
 
 }  // namespace warpsim::tools

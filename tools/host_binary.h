@@ -52,4 +52,11 @@ int cudart_major(std::string_view library);
 // The libcudart name in `libraries`, if any.
 std::optional<std::string> find_cudart(const std::vector<std::string>& libraries);
 
+// What `warpsim run --cudart MAJOR` should warn about `program`: when the
+// program itself names a libcudart of another major (DT_NEEDED), the dynamic
+// loader loads that runtime beside warpsim's, and the program's calls may
+// reach the real one. "" when it names none, names `requested_major`'s,
+// cannot be read, or `requested_major` is 0 (detect from the program).
+std::string cudart_mismatch_warning(const std::string& program, int requested_major);
+
 }  // namespace warpsim::tools

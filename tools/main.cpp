@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "tools/commands.h"
+#include "tools/usage_error.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"warpsim: a GPU architecture simulator for unmodified CUDA programs"};
@@ -20,7 +21,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return warpsim::tools::report_parse_error(app, e, argc, argv);
   }
   return warpsim::tools::exit_code();
 }

@@ -79,7 +79,7 @@ int run_noc_area(const NocAreaOptions& opt) {
   auto config = load_sim_config(opt.config, opt.overrides, diags);
   const std::string messages = diags.format_all();
   if (!messages.empty()) std::fputs(messages.c_str(), stderr);
-  if (!config) return 1;
+  if (!config) return 2;
   const timing::TimingConfig& t = config->timing;
   // The nodes as the memory system numbers them: the clusters' ports, then
   // the L2 slices.

@@ -14,6 +14,7 @@
 #include "ptx/module_analysis.h"
 #include "ptx/printer.h"
 #include "tools/commands.h"
+#include "tools/option_checks.h"
 
 namespace warpsim::tools {
 
@@ -146,7 +147,8 @@ void register_ptx_command(CLI::App& app) {
   CLI::App* check =
       ptx->add_subcommand("check", "Parse, check and analyse PTX files; exit 1 on any error");
   check->add_option("files", opt->files, "PTX files")->required();
-  check->add_option("--error-limit", opt->error_limit, "Errors reported per file before giving up");
+  check->add_option("--error-limit", opt->error_limit, "Errors reported per file before giving up")
+      ->check(whole_number(1, 1000000));
   check->callback([opt] { set_exit_code(run_check(*opt)); });
 
   CLI::App* print = ptx->add_subcommand("print", "Print canonical PTX for a file");

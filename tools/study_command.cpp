@@ -14,6 +14,7 @@
 #include "common/toml_document.h"
 #include "tools/commands.h"
 #include "tools/install_paths.h"
+#include "tools/option_checks.h"
 #include "tools/python_program.h"
 #include "tools/sweep.h"
 #include "tools/workload_suite.h"
@@ -125,7 +126,7 @@ void register_study_command(CLI::App& app) {
                                                "(default: the study's)")
       ->check(CLI::IsMember({"tiny", "small", "large"}));
   run_cmd->add_option("--out", opt->sweep.out, "Output folder (default: warpsim-study-NAME)");
-  run_cmd->add_option("--jobs,-j", opt->sweep.jobs, "Runs at the same time (default 1)")->check(CLI::Range(1u, 1024u));
+  run_cmd->add_option("--jobs,-j", opt->sweep.jobs, "Runs at the same time (default 1)")->check(whole_number(1, 1024));
   run_cmd->add_option("--backend", opt->sweep.backend, "local (default) or slurm")
       ->check(CLI::IsMember({"local", "slurm"}));
   run_cmd->add_option("--partition", opt->sweep.slurm.partition, "Slurm: partition");

@@ -18,6 +18,7 @@
 #include "timing/sim_config.h"
 #include "tools/commands.h"
 #include "tools/install_paths.h"
+#include "tools/option_checks.h"
 #include "tools/status_line.h"
 #include "tools/sweep.h"
 #include "tools/sweep_results.h"
@@ -362,7 +363,7 @@ void register_sweep_command(CLI::App& app) {
   cmd->add_option("--backend", a->opt.backend, "local (this machine, the default) or slurm (a job array)")
       ->check(CLI::IsMember({"local", "slurm"}));
   cmd->add_option("--jobs,-j", a->opt.jobs, "Local backend: runs at the same time (default 1)")
-      ->check(CLI::Range(1u, 1024u));
+      ->check(whole_number(1, 1024));
   cmd->add_option("--out", a->opt.out, "Output folder (default: the spec's name)");
   cmd->add_flag("--resume", a->opt.resume,
                 "Continue a sweep in --out: runs already finished with the same build, configuration and "
@@ -375,15 +376,16 @@ void register_sweep_command(CLI::App& app) {
   cmd->add_option("--mem", s.mem, "Slurm: memory per array task (sbatch --mem, e.g. 8G)");
   cmd->add_option("--account", s.account, "Slurm: account to charge (sbatch --account)");
   cmd->add_option("--runs-per-task", s.runs_per_task, "Slurm: runs batched into one array task (default 1)")
-      ->check(CLI::Range(1u, 100000u));
+      ->check(whole_number(1, 100000));
   cmd->add_option("--cpus-per-task", s.cpus_per_task,
                   "Slurm: CPUs per array task; a task runs that many of its runs at once (default 1)")
-      ->check(CLI::Range(1u, 1024u));
-  cmd->add_option("--max-running", s.max_running, "Slurm: array tasks running at once (sbatch --array=...%N)");
+      ->check(whole_number(1, 1024));
+  cmd->add_option("--max-running", s.max_running, "Slurm: array tasks running at once (sbatch --array=...%N)")
+      ->check(whole_number(0, 1000000));
   cmd->add_option("--sbatch-option", s.sbatch_options, "Slurm: another sbatch option, as given (repeatable)");
   cmd->add_option("--warpsim", s.warpsim, "Slurm: warpsim on the nodes (default: this warpsim's path)");
   cmd->add_option("--poll", s.poll_seconds, "Slurm: seconds between queue checks (default 5)")
-      ->check(CLI::Range(0.1, 3600.0));
+      ->check(seconds(0.1, 3600));
   cmd->add_flag("--no-wait", s.no_wait, "Slurm: submit and return; `--resume` later follows or collects the job");
   cmd->callback([a] {
     std::string text;
@@ -407,7 +409,9 @@ void register_sweep_command(CLI::App& app) {
   CLI::App* task = app.add_subcommand("sweep-task", "Run one Slurm array task of a sweep (used by the job script)");
   task->group("");  // internal: not listed in `warpsim --help`
   task->add_option("tasks", a->tasks, "The task file (<out>/slurm/tasks-N.json)")->required();
-  task->add_option("index", a->task, "The task index (SLURM_ARRAY_TASK_ID)")->required();
+  task->add_option("index", a->task, "The task index (SLURM_ARRAY_TASK_ID)")
+      ->required()
+      ->check(whole_number(0, UINT32_MAX));
   task->callback([a] { set_exit_code(run_task(a->tasks, a->task)); });
 }
 

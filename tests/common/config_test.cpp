@@ -430,6 +430,38 @@ TEST(Errors, CrossFieldViolationsAreReportedWhereTheKeyWasSet) {
             "capability 9.0 or later (compute_capability is 8.0); set the cluster sizes to 0");
 }
 
+// Checks across sections (sim_config.cpp) are placed like the checks within
+// one: where the most recently set of the keys they read was set, in a file
+// or in the --set override that set it.
+TEST(Errors, CrossSectionViolationsAreReportedWhereAKeyWasSet) {
+  const std::string cluster = "timing.sms_per_cluster: 4 does not divide gpu.num_sms (130)";
+  std::string e = load_error("[gpu]\nnum_sms = 130\n[timing]\nsms_per_cluster = 4\n");
+  EXPECT_TRUE(e.starts_with("x.toml:4:")) << e;
+  EXPECT_NE(e.find(cluster), std::string::npos) << e;
+  // Within one file, at one of the keys (the loader applies a file's
+  // sections in name order, not line order).
+  e = load_error("[timing]\nsms_per_cluster = 4\n[gpu]\nnum_sms = 130\n");
+  EXPECT_TRUE(e.starts_with("x.toml:2:") || e.starts_with("x.toml:4:")) << e;
+  // An override is the most recent: its line of the virtual file "--set".
+  e = load_error("[gpu]\nnum_sms = 130\n", {"gpu.name=x", "timing.sms_per_cluster=4"});
+  EXPECT_TRUE(e.starts_with("--set:2:")) << e;
+  EXPECT_NE(e.find(cluster), std::string::npos) << e;
+  e = load_error("[timing.l1d]\nline_bytes = 256\n");
+  EXPECT_TRUE(e.starts_with("x.toml:2:")) << e;
+  EXPECT_NE(e.find("timing.l1d.line_bytes (256) is larger than timing.l2.line_bytes (128)"), std::string::npos)
+      << e;
+  e = load_error("[timing.l1d]\nsize = \"64KiB\"\n", {"timing.l1i.line_bytes=256"});
+  EXPECT_TRUE(e.starts_with("--set:1:")) << e;
+}
+
+TEST(Errors, CrossSectionViolationOverridesShowTheOverride) {
+  DiagnosticEngine d;
+  EXPECT_FALSE(load_sim_config("", {"gpu.num_sms=130", "timing.sms_per_cluster=4"}, {}, d));
+  const std::string out = d.format_all();
+  EXPECT_TRUE(out.starts_with("--set:2:")) << out;
+  EXPECT_NE(out.find("\n  timing.sms_per_cluster=4\n"), std::string::npos) << out;
+}
+
 TEST(Errors, CrossFieldViolationOfValuesSetInCodeHasNoLocation) {
   SimConfig c;
   c.gpu.shared_mem_per_block = 1 << 20;

@@ -3,6 +3,7 @@
 // parses whatever binary it is loaded into, so bad bytes must give errors.
 #include "libcudart_shim/fatbin.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -263,6 +264,33 @@ TEST(FatbinTest, SelectionErrorNamesTheContents) {
   EXPECT_NE(m.find("7.0"), std::string::npos) << m;
   EXPECT_NE(m.find("PTX compute_75"), std::string::npos) << m;
   EXPECT_NE(m.find("ELF sm_80"), std::string::npos) << m;
+}
+
+// Nothing for the GPU (a rebuild for another architecture helps) and a
+// chosen image that cannot be read (corrupt: it would not) are told apart,
+// and the second names the image and its offset.
+TEST(FatbinTest, SelectionTellsAMissingArchitectureFromDamagedBytes) {
+  Bytes bytes = read_bytes("ptx80_ptx90.fatbin");
+  auto parsed = fb::parse_fatbin(bytes);
+  ASSERT_TRUE(parsed);
+  auto none = fb::select_ptx(parsed.value(), 75);
+  ASSERT_FALSE(none);
+  EXPECT_TRUE(none.error().no_match);
+  const fb::Entry* ptx90 = parsed->entries().back();
+  ASSERT_EQ(ptx90->arch, 90u);
+  ASSERT_EQ(ptx90->compression, fb::Compression::Zstd);
+  const size_t offset = ptx90->offset;
+  const auto payload = static_cast<size_t>(ptx90->payload.data() - bytes.data());
+  bytes[payload] ^= std::byte{0x5a};  // the zstd frame's magic number
+  parsed = fb::parse_fatbin(bytes);
+  ASSERT_TRUE(parsed) << "the damage is inside a payload, not in a header";
+  auto damaged = fb::select_ptx(parsed.value(), 90);
+  ASSERT_FALSE(damaged);
+  EXPECT_FALSE(damaged.error().no_match);
+  const std::string& m = damaged.error().message;
+  EXPECT_NE(m.find(fmt::format("PTX compute_90: zstd image at offset {}:", offset)), std::string::npos) << m;
+  // The other image still reads: only the chosen one is damaged.
+  EXPECT_TRUE(fb::select_ptx(parsed.value(), 86));
 }
 
 TEST(FatbinTest, ArchSpecificPtxOnlyMatchesItsExactCapability) {

@@ -4,14 +4,17 @@
 // and launching of a real nvcc fatbin (data/ptx75_sm80.fatbin).
 #include "libcudart_shim/runtime.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <fstream>
+#include <span>
 #include <sstream>
 #include <vector>
 
 #include "libcudart_shim/device_attributes.h"
+#include "libcudart_shim/fatbin.h"
 
 namespace warpsim::cudart {
 namespace {
@@ -489,6 +492,40 @@ TEST(LoadedRuntime, NoPtxForTheConfiguredGpu) {
   EXPECT_NE(message.find("no PTX image usable on compute capability 7.0"), std::string::npos)
       << message;
   EXPECT_NE(message.find("PTX compute_75"), std::string::npos) << message;
+  // The genuine case for a rebuild: the binary holds nothing for this GPU.
+  EXPECT_NE(message.find("rebuild with -arch=compute_XX"), std::string::npos) << message;
+}
+
+// A PTX image whose compressed bytes are damaged: rebuilding for another
+// architecture would not help, so the message says the device code is
+// corrupt, what failed and where, and gives no -arch hint.
+TEST(LoadedRuntime, DamagedPtxImageIsCorruptNotAMissingArchitecture) {
+  Runtime rt(13, SimConfig{});
+  std::vector<char> bytes = read_fixture("ptx75_sm80.fatbin");
+  const auto parsed = fatbin::parse_fatbin(std::as_bytes(std::span(bytes)));
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  const fatbin::Entry* ptx = nullptr;
+  for (const fatbin::Entry* e : parsed->entries())
+    if (e->is_ptx()) ptx = e;
+  ASSERT_NE(ptx, nullptr);
+  ASSERT_EQ(ptx->compression, fatbin::Compression::Zstd);
+  // The zstd frame's magic number: the payload is no longer a zstd frame.
+  const size_t payload = static_cast<size_t>(ptx->payload.data() - std::as_bytes(std::span(bytes)).data());
+  bytes[payload] ^= 0x5a;
+  Wrapper w;
+  w.data = bytes.data();
+  Binary* b = rt.registry().add_binary(&w);
+  char stub = 0;
+  rt.registry().add_function(*b, &stub, kScale);
+  testing::internal::CaptureStderr();
+  KernelEntry* k = nullptr;
+  EXPECT_EQ(rt.load_kernel(&stub, &k), Error::InvalidKernelImage);
+  const std::string message = testing::internal::GetCapturedStderr();
+  EXPECT_NE(message.find("device code (fatbin #1) is corrupt"), std::string::npos) << message;
+  EXPECT_NE(message.find(fmt::format("PTX compute_75: zstd image at offset {}:", ptx->offset)), std::string::npos)
+      << message;
+  EXPECT_EQ(message.find("-arch"), std::string::npos) << message;
+  EXPECT_EQ(message.find("rebuild"), std::string::npos) << message;
 }
 
 TEST(LoadedRuntime, CorruptDeviceCodeIsAnErrorNotACrash) {

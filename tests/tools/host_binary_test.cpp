@@ -55,6 +55,27 @@ TEST(HostBinary, CudartNames) {
   EXPECT_EQ(cudart_major("libcuda.so.1"), 0);
   EXPECT_EQ(find_cudart({"libm.so.6", "libcudart.so.12", "libc.so.6"}), "libcudart.so.12");
 }
+// `warpsim run --cudart N` on a program linked against another major: the
+// program's own runtime is loaded too, which the user must hear about.
+TEST(HostBinary, CudartMismatchWarning) {
+  const std::string program = WARPSIM_LINKED_CUDA13_PROGRAM;
+  std::string error;
+  auto bin = HostBinary::open(program, error);
+  ASSERT_TRUE(bin) << error;
+  ASSERT_EQ(find_cudart(bin->needed()), "libcudart.so.13");
+  const std::string w = cudart_mismatch_warning(program, 11);
+  EXPECT_NE(w.find(program + " is linked against libcudart.so.13 (CUDA 13) but --cudart 11 was given"),
+            std::string::npos)
+      << w;
+  EXPECT_NE(w.find("give --cudart 13"), std::string::npos) << w;
+  EXPECT_NE(cudart_mismatch_warning(program, 12), "");
+  // The same major, detection, no libcudart at all, an unreadable file: nothing to say.
+  EXPECT_EQ(cudart_mismatch_warning(program, 13), "");
+  EXPECT_EQ(cudart_mismatch_warning(program, 0), "");
+  EXPECT_EQ(cudart_mismatch_warning("/proc/self/exe", 11), "");
+  EXPECT_EQ(cudart_mismatch_warning("/no/such/program", 11), "");
+}
+
 
 // Prefixes and corruptions of a real executable: errors or partial results,
 // never a crash (run under ASan in CI).
