@@ -9,6 +9,7 @@
 #include <map>
 
 #include "common/config.h"
+#include "common/input_file.h"
 
 namespace warpsim::config {
 
@@ -283,8 +284,13 @@ struct Loader::State {
     }
     std::string text;
     // Directories are refused; pipes (/dev/stdin, <(...)) are read like files.
-    if (fs::is_directory(path, ec) || !read_file(path, text)) {
+    std::string why = fs::is_directory(path, ec) ? "cannot read file" : read_input_file(path, text);
+    if (why == "cannot read file") {
       error(from, from_loc, fmt::format("cannot read config file '{}'", path));
+      return;
+    }
+    if (!why.empty()) {
+      error(from, from_loc, fmt::format("config file '{}': {}", path, why));
       return;
     }
     load_document(std::move(text), path, from, from_loc);

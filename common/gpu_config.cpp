@@ -108,7 +108,9 @@ void add_fields(config::Table<GpuConfig>& t) {
       .check("a power of two", check_power_of_two);
   t.bytes("const_mem", &G::const_mem, "constant memory").range(0, 1 * GiB);
   t.bytes("l2_size", &G::l2_size, "L2 cache size").range(0, 64 * GiB);
-  t.bytes("memory_size", &G::memory_size, "device (global) memory").range(1 * MiB, 64 * TiB);
+  // At most the CUDA runtime's window of device addresses (16 TiB,
+  // libcudart_shim/runtime.cpp): more could never be allocated.
+  t.bytes("memory_size", &G::memory_size, "device (global) memory").range(1 * MiB, 16 * TiB);
   t.integer("memory_bus_width", &G::memory_bus_width, "bit", "memory bus width").range(8, 65536);
   t.clock_mhz("memory_clock", &G::memory_clock, "peak memory clock, as the runtime reports it")
       .range(1.0, 100000.0);

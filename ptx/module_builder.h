@@ -208,6 +208,7 @@ class ModuleBuilder {
   Function current_;
   CallPrototype prototype_;
   std::vector<uint32_t> scope_stack_;
+  uint32_t excess_depth_ = 0;  // blocks open beyond kMaxBlockDepth (refused, not scopes)
   std::vector<ScopeNames> scope_names_;
   std::vector<PendingUse> pending_uses_;
   std::vector<ModuleUse> module_uses_;

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "ptx/module_builder.h"
+#include "ptx/parse.h"
 
 namespace warpsim::ptx {
 
@@ -121,6 +122,7 @@ void ModuleBuilder::function_end_decl(SourceLocation) {
 void ModuleBuilder::body_begin(SourceLocation) {
   in_body_ = true;
   scope_stack_.assign(1, 0);
+  excess_depth_ = 0;
   current_.has_body = true;
 }
 
@@ -137,6 +139,7 @@ void ModuleBuilder::recover_function() {
   in_function_ = false;
   in_prototype_ = false;
   scope_stack_.assign(1, 0);
+  excess_depth_ = 0;
 }
 
 void ModuleBuilder::merge_function(bool has_body) {
@@ -191,7 +194,14 @@ void ModuleBuilder::merge_function(bool has_body) {
 
 // ---- body statements -------------------------------------------------------------------
 
-void ModuleBuilder::scope_begin(SourceLocation) {
+void ModuleBuilder::scope_begin(SourceLocation loc) {
+  if (excess_depth_ > 0 || scope_stack_.size() > kMaxBlockDepth) {
+    // Reported once per run of too-deep blocks; their contents still parse
+    // (in the innermost allowed scope) so the rest of the file is checked.
+    if (excess_depth_++ == 0)
+      error(loc, fmt::format("blocks nested deeper than {} levels", kMaxBlockDepth));
+    return;
+  }
   uint32_t id = static_cast<uint32_t>(fn().scopes.size());
   fn().scopes.push_back({current_scope()});
   scope_names(id);  // make sure the tables exist (and are empty)
@@ -204,6 +214,10 @@ void ModuleBuilder::scope_begin(SourceLocation) {
 }
 
 void ModuleBuilder::scope_end(SourceLocation) {
+  if (excess_depth_ > 0) {
+    --excess_depth_;
+    return;
+  }
   uint32_t id = current_scope();
   if (scope_stack_.size() > 1) scope_stack_.pop_back();
   fn().body.push_back({BodyItemKind::ScopeEnd, id});

@@ -9,6 +9,11 @@
 
 namespace warpsim::ptx {
 
+// The deepest nesting of `{ }` blocks inside a function body that the front
+// end accepts; a deeper block is an error at its `{`. Name lookup walks the
+// open blocks, so the bound keeps parsing linear in the input size.
+inline constexpr uint32_t kMaxBlockDepth = 256;
+
 // Parses PTX text. Always returns a module (possibly partial); errors are
 // reported to `diags` with file:line:col locations. Names in the module point
 // into its own copy of the text.

@@ -322,9 +322,11 @@ class BodyPrinter {
 
  private:
   // Clamped so that a module with unbalanced scopes (from error recovery)
-  // still prints.
+  // still prints, and capped so that the output of deeply nested blocks
+  // stays linear in their number.
+  static constexpr int kMaxIndent = 32;
   void indent(int extra = 0) {
-    out_.append(static_cast<size_t>(2 * std::max(0, depth_ + extra)), ' ');
+    out_.append(static_cast<size_t>(2 * std::clamp(depth_ + extra, 0, kMaxIndent)), ' ');
   }
 
   void print_item(const BodyItem& item) {

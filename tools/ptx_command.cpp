@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "common/diagnostics.h"
+#include "common/input_file.h"
 #include "ptx/compile.h"
 #include "ptx/module_analysis.h"
+#include "ptx/parse.h"
 #include "ptx/printer.h"
 #include "tools/commands.h"
 #include "tools/option_checks.h"
@@ -33,8 +35,8 @@ struct PtxOptions {
 // errors.
 std::unique_ptr<ptx::Module> load(const std::string& path, size_t error_limit) {
   std::string text;
-  if (!read_file(path, text)) {
-    fmt::print(stderr, "{}: error: cannot read file\n", path);
+  if (const std::string why = read_input_file(path, text); !why.empty()) {
+    fmt::print(stderr, "{}: error: {}\n", path, why);
     return nullptr;
   }
   DiagnosticEngine diags(error_limit);
@@ -143,6 +145,9 @@ void register_ptx_command(CLI::App& app) {
   auto opt = std::make_shared<PtxOptions>();
   CLI::App* ptx = app.add_subcommand("ptx", "Work with PTX: check, print, info, extract, opt, offload-chains");
   ptx->require_subcommand(1);
+  ptx->footer(fmt::format("Input limits: a PTX file is at most {} MiB; `{{ }}` blocks nest at most {} deep "
+                          "(docs/ptx-frontend.md).",
+                          kMaxInputBytes >> 20, ptx::kMaxBlockDepth));
 
   CLI::App* check =
       ptx->add_subcommand("check", "Parse, check and analyse PTX files; exit 1 on any error");

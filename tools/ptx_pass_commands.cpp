@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/diagnostics.h"
+#include "common/input_file.h"
 #include "common/source_file.h"
 #include "libcudart_shim/fatbin.h"
 #include "ptx/compile.h"
@@ -61,8 +62,8 @@ struct PtxText {
 // for a GPU of compute capability `cc`. Empty (reported) on failure.
 std::vector<PtxText> read_ptx(const std::string& path, uint32_t cc) {
   std::string text;
-  if (!read_file(path, text)) {
-    fmt::print(stderr, "{}: error: cannot read file\n", path);
+  if (const std::string why = read_input_file(path, text); !why.empty()) {
+    fmt::print(stderr, "{}: error: {}\n", path, why);
     return {};
   }
   // PTX is text; a program or fatbin starts with a binary magic.
@@ -130,8 +131,8 @@ int run_opt(const PassOptions& opt) {
   }
   config->check_after_each_pass = true;  // a pass that breaks the module is named
   std::string text;
-  if (!read_file(opt.file, text)) {
-    fmt::print(stderr, "{}: error: cannot read file\n", opt.file);
+  if (const std::string why = read_input_file(opt.file, text); !why.empty()) {
+    fmt::print(stderr, "{}: error: {}\n", opt.file, why);
     return 1;
   }
   ptx::PassPipeline pipeline(*config);

@@ -267,6 +267,27 @@ TEST(Errors, MissingFile) {
   EXPECT_EQ(only_error(d2), fmt::format(":0:0: cannot read config file '{}'", dir.path()));
 }
 
+TEST(Errors, EndlessBaseIsRefused) {
+  // A base that never ends (or is larger than the input limit) is refused
+  // after reading 256 MiB + 1 bytes, at the `base` that names it.
+  EXPECT_EQ(load_error("base = \"/dev/zero\"\n"),
+            "x.toml:1:8: config file '/dev/zero': file is larger than 256 MiB (the input size limit)");
+}
+
+TEST(Errors, MemorySizeIsBoundedByTheDeviceAddressWindow) {
+  // The CUDA runtime places device memory in a 16 TiB window of addresses.
+  EXPECT_EQ(override_error("gpu.memory_size=16TiB"), "loaded without error");
+  EXPECT_EQ(override_error("gpu.memory_size=17TiB"),
+            "--set:1:17: gpu.memory_size: 17TiB is out of range (valid: 1MiB to 16TiB)");
+}
+
+TEST(Errors, CacheSizesAcrossTheirRangeLoad) {
+  for (const char* key : {"timing.l1d.size", "timing.l1i.size", "timing.constant.size", "timing.l2.size"}) {
+    EXPECT_EQ(override_error(fmt::format("{}=1GiB", key)), "loaded without error") << key;
+    EXPECT_NE(override_error(fmt::format("{}=2GiB", key)).find("is out of range"), std::string::npos) << key;
+  }
+}
+
 TEST(Errors, TomlSyntax) {
   std::string e = load_error("[gpu]\nnum_sms = = 3\n");
   EXPECT_EQ(e.rfind("x.toml:2:", 0), 0u) << e;

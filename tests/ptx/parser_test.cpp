@@ -2,8 +2,14 @@
 // located diagnostics on hand-written PTX.
 #include <gtest/gtest.h>
 
-#include <bit>
+#include <fmt/format.h>
 
+#include <bit>
+#include <chrono>
+#include <string>
+
+#include "ptx/parse.h"
+#include "ptx/printer.h"
 #include "ptx_test_util.h"
 
 namespace warpsim::ptx {
@@ -175,6 +181,48 @@ TEST(Parser, UnsizedInnerDimensionIsDiagnosed) {
   auto p = parse_text(std::string(testing::kHeader) + ".global .u32 x[][] = {1, 2};\n");
   EXPECT_NE(p->errors().find("only the first array dimension may be unsized"), std::string::npos)
       << p->errors();
+}
+
+// `depth` nested blocks, one a line, each holding an add, inside a kernel.
+std::string nested_blocks(uint32_t depth) {
+  std::string body;
+  for (uint32_t i = 0; i < depth; ++i) body += "{\n add.s32 %r1, %r1, 1;\n";
+  for (uint32_t i = 0; i < depth; ++i) body += "}\n";
+  return testing::kernel(body);
+}
+
+TEST(Parser, BlocksNestedTooDeeplyAreRefusedAtTheirBrace) {
+  auto p = testing::parse_text(nested_blocks(kMaxBlockDepth + 1));
+  EXPECT_FALSE(p->ok());
+  // testing::kernel puts 11 lines before the body; block k opens on line
+  // 10 + 2k.
+  const uint32_t line = 10 + 2 * (kMaxBlockDepth + 1);
+  EXPECT_NE(p->errors().find(fmt::format("test.ptx:{}:1: error: blocks nested deeper than {} levels", line,
+                                         kMaxBlockDepth)),
+            std::string::npos)
+      << p->errors();
+}
+
+TEST(Parser, VeryDeepNestingIsRefusedInLinearTime) {
+  // 10^5 levels: one diagnostic, quickly, and no deep recursion.
+  const auto start = std::chrono::steady_clock::now();
+  auto p = testing::parse_text(nested_blocks(100000));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(p->diags.error_count(), 1u) << p->errors();
+  EXPECT_LT(seconds, 2.0);
+}
+
+TEST(Parser, NestingAtTheLimitParsesAndPrintsQuickly) {
+  const auto start = std::chrono::steady_clock::now();
+  auto p = testing::parse_text(nested_blocks(kMaxBlockDepth));
+  ASSERT_TRUE(p->ok()) << p->errors();
+  const std::string printed = print_module(*p->module);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 0.5);
+  // Indentation is capped: the print stays proportional to the input.
+  EXPECT_LT(printed.size(), 200u * kMaxBlockDepth);
+  auto again = testing::parse_text(printed);
+  EXPECT_TRUE(again->ok()) << again->errors();
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
 // timing::Gpu end to end on hand-written PTX: results, faults, hung kernels,
 // %smid, clusters, consecutive launches.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <chrono>
 
 #include "tests/plugin_test_util.h"
 
@@ -331,6 +334,29 @@ TEST_P(EveryCtaPolicy, AgreesWithAndWithoutSkipping) {
 
 INSTANTIATE_TEST_SUITE_P(Registered, EveryCtaPolicy, ::testing::ValuesIn(cta_policies().names()),
                          warpsim::plugin_test_name<std::string_view>);
+
+TEST(TimingGpu, HugeCachesRunASmallKernelWithLittleMemory) {
+  // 1 GiB L1D per SM and 1 GiB per L2 slice, the top of their documented
+  // range, through the configuration path of `warpsim run --set`.
+  DiagnosticEngine diags;
+  auto config = load_sim_config("", {"timing.l1d.size=1GiB", "timing.l2.size=1GiB"}, {}, diags);
+  ASSERT_TRUE(config) << diags.format_all();
+  const auto start = std::chrono::steady_clock::now();
+  TimedDevice t(*config, kScan);
+  const uint32_t ctas = 4, n = ctas * 128;
+  const uint64_t din = t.alloc(n * 4), dout = t.alloc(n * 4), dcount = t.alloc(4);
+  ASSERT_FALSE(t.device.memory().memset(din, 0, n * 4));
+  ASSERT_FALSE(t.device.memory().memset(dcount, 0, 4));
+  auto r = t.run("scan", {ctas}, {128}, {param_bytes(din), param_bytes(dout), param_bytes(dcount)});
+  ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+  EXPECT_EQ(t.download<uint32_t>(dout, 1)[0], 0u);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
+  // Each test runs in a process of its own (gtest_discover_tests): the peak
+  // resident size is this test's.
+  rusage usage{};
+  ASSERT_EQ(getrusage(RUSAGE_SELF, &usage), 0);
+  EXPECT_LT(usage.ru_maxrss, 1024L * 1024);  // KiB: under 1 GiB
+}
 
 }  // namespace
 }  // namespace warpsim::timing

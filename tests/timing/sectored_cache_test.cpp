@@ -498,5 +498,43 @@ TEST(SectoredCacheDeathTest, FillWithoutMissIsABug) {
   EXPECT_DEATH(cache.fill(A, 0b1, waiting), "without an outstanding miss");
 }
 
+TEST(SectoredCache, AGigabyteCacheCostsOnlyTheSetsUsed) {
+  // 2M sets of 4 ways: allocated up front this would be hundreds of MB per
+  // cache. Lines far apart land in different pages; all behave as usual.
+  CacheConfig c = config(1u << 21, 4);
+  c.mshr_entries = 4096;
+  c.mshr_max_merge = 256;
+  ASSERT_EQ(c.size, uint64_t{1} << 30);
+  SectoredCache cache(c);
+  const uint64_t far[] = {0x0, 0x3000'0000, 0x7fff'ff80, 0x1'2345'6780};
+  for (uint64_t line : far) load(cache, line, 0b1111, 3);
+  for (uint64_t line : far) EXPECT_TRUE(cache.probe(line, 0b1111)) << line;
+  EXPECT_EQ(cache.read(far[2], 0b0001, 4).outcome, ReadOutcome::Hit);
+  // A line 1 GiB away maps to the same set, a different tag: a miss.
+  EXPECT_FALSE(cache.probe(far[0] + (uint64_t{1} << 30), 0b0001));
+  cache.invalidate_all();
+  for (uint64_t line : far) EXPECT_FALSE(cache.probe(line, 0b0001)) << line;
+}
+
+TEST(SectoredCache, MshrEntriesGrowOnDemandLowestFirst) {
+  CacheConfig c = config(64, 4);
+  c.mshr_entries = 3;
+  SectoredCache cache(c);
+  EXPECT_EQ(cache.read(A, 0b0001, 1).outcome, ReadOutcome::Miss);
+  EXPECT_EQ(cache.read(B, 0b0001, 2).outcome, ReadOutcome::Miss);
+  EXPECT_EQ(cache.read(C, 0b0001, 3).outcome, ReadOutcome::Miss);
+  EXPECT_EQ(cache.read(D, 0b0001, 4).outcome, ReadOutcome::ReservationFail);
+  std::vector<uint32_t> waiting;
+  cache.fill(B, 0b0001, waiting);
+  EXPECT_EQ(waiting, std::vector<uint32_t>{2});
+  // The freed entry is reused; merges still go to their own entry.
+  EXPECT_EQ(cache.read(D, 0b0001, 4).outcome, ReadOutcome::Miss);
+  EXPECT_EQ(cache.read(A, 0b0001, 5).outcome, ReadOutcome::HitReserved);
+  EXPECT_EQ(cache.mshrs_in_use(), 3u);
+  waiting.clear();
+  cache.fill(A, 0b0001, waiting);
+  EXPECT_EQ(waiting, (std::vector<uint32_t>{1, 5}));
+}
+
 }  // namespace
 }  // namespace warpsim::timing

@@ -7,6 +7,15 @@
 
 namespace warpsim::timing {
 
+namespace {
+
+// Lines per page of sets (about 160 KB): small enough that touching a few
+// addresses of a huge cache stays cheap, large enough that the page table
+// of a 1 GiB cache stays small (at most 2^26 sets / 4096 = 16K entries).
+constexpr uint64_t kPageLines = 4096;
+
+}  // namespace
+
 SectoredCache::SectoredCache(const CacheConfig& config) : config_(config) {
   const uint64_t set_bytes = uint64_t{config.line_bytes} * config.ways;
   WARPSIM_INVARIANT(std::has_single_bit(config.line_bytes) &&
@@ -17,19 +26,35 @@ SectoredCache::SectoredCache(const CacheConfig& config) : config_(config) {
   WARPSIM_INVARIANT(config.ways > 0 && config.size % set_bytes == 0 && config.size >= set_bytes,
                     "cache size must be a whole number of sets (line_bytes * ways)");
   WARPSIM_INVARIANT(config.mshr_entries > 0 && config.mshr_max_merge > 0, "MSHR geometry");
-  sets_ = static_cast<uint32_t>(config.size / set_bytes);
+  sets_ = config.size / set_bytes;
   line_shift_ = static_cast<uint32_t>(std::countr_zero(config.line_bytes));
-  lines_.resize(size_t{sets_} * config.ways);
-  mshrs_.resize(config.mshr_entries);
-  mshrs_live_.reserve(config.mshr_entries);
-  mshr_tokens_.resize(size_t{config.mshr_entries} * config.mshr_max_merge);
+  const uint64_t page_sets = std::bit_floor(std::max<uint64_t>(1, kPageLines / config.ways));
+  page_shift_ = static_cast<uint32_t>(std::countr_zero(page_sets));
+  page_mask_ = page_sets - 1;
+  pages_.resize(static_cast<size_t>((sets_ + page_mask_) >> page_shift_));
+  mshrs_live_.reserve(std::min<uint32_t>(config.mshr_entries, 64));
 }
 
-int64_t SectoredCache::find_line(uint64_t line) const {
-  const size_t base = size_t((line >> line_shift_) % sets_) * config_.ways;
-  for (size_t i = base; i < base + config_.ways; ++i)
-    if (lines_[i].allocated && lines_[i].tag == line) return static_cast<int64_t>(i);
-  return -1;
+SectoredCache::Line* SectoredCache::set_of(uint64_t line) {
+  const uint64_t set = (line >> line_shift_) % sets_;
+  const uint64_t page = set >> page_shift_;
+  std::unique_ptr<Line[]>& p = pages_[page];
+  if (!p) {
+    // The last page holds only the sets that exist.
+    const uint64_t first = page << page_shift_;
+    const uint64_t sets = std::min(page_mask_ + 1, sets_ - first);
+    p = std::make_unique<Line[]>(sets * config_.ways);
+    live_pages_.push_back(static_cast<uint32_t>(page));
+  }
+  return p.get() + (set & page_mask_) * config_.ways;
+}
+
+SectoredCache::Line* SectoredCache::find_line(uint64_t line) const {
+  Line* set = find_set(line);
+  if (!set) return nullptr;
+  for (Line* l = set; l != set + config_.ways; ++l)
+    if (l->allocated && l->tag == line) return l;
+  return nullptr;
 }
 
 int64_t SectoredCache::find_mshr(uint64_t line) const {
@@ -39,22 +64,20 @@ int64_t SectoredCache::find_mshr(uint64_t line) const {
   return -1;
 }
 
-int64_t SectoredCache::choose_victim(uint64_t line) const {
-  const size_t base = size_t((line >> line_shift_) % sets_) * config_.ways;
-  int64_t best = -1;
-  for (size_t i = base; i < base + config_.ways; ++i) {
-    const Line& l = lines_[i];
-    if (!l.allocated) return static_cast<int64_t>(i);
+SectoredCache::Line* SectoredCache::choose_victim(uint64_t line) {
+  Line* set = set_of(line);
+  Line* best = nullptr;
+  for (Line* l = set; l != set + config_.ways; ++l) {
+    if (!l->allocated) return l;
     // In-flight sectors must find their line when the fill arrives.
-    if (l.reserved != 0) continue;
-    if (best < 0 || l.stamp < lines_[size_t(best)].stamp) best = static_cast<int64_t>(i);
+    if (l->reserved != 0) continue;
+    if (!best || l->stamp < best->stamp) best = l;
   }
   return best;
 }
 
-void SectoredCache::allocate(size_t index, uint64_t line, std::optional<uint64_t>& writeback_line,
+void SectoredCache::allocate(Line& l, uint64_t line, std::optional<uint64_t>& writeback_line,
                              uint32_t& writeback_sectors) {
-  Line& l = lines_[index];
   if (l.allocated) {
     ++counters_.evictions;
     if (l.dirty != 0) {
@@ -70,8 +93,7 @@ void SectoredCache::allocate(size_t index, uint64_t line, std::optional<uint64_t
 ReadResult SectoredCache::read(uint64_t line, uint32_t sectors, uint32_t token) {
   WARPSIM_INVARIANT(sectors != 0, "a read touches at least one sector");
   ReadResult r;
-  const int64_t way = find_line(line);
-  Line* l = way >= 0 ? &lines_[size_t(way)] : nullptr;
+  Line* l = find_line(line);
   const uint32_t missing = sectors & ~(l ? l->valid : 0u);
   if (missing == 0) {
     touch(*l);
@@ -97,17 +119,22 @@ ReadResult SectoredCache::read(uint64_t line, uint32_t sectors, uint32_t token) 
     // AllocateOn::Miss reserves a line now unless the line is already here
     // (a sector miss).
     const bool need_victim = config_.allocate_on == AllocateOn::Miss && !l;
-    const int64_t victim = need_victim ? choose_victim(line) : -1;
-    if (mshrs_used_ == config_.mshr_entries || queue_full || (need_victim && victim < 0)) {
+    Line* victim = need_victim ? choose_victim(line) : nullptr;
+    if (mshrs_used_ == config_.mshr_entries || queue_full || (need_victim && !victim)) {
       ++counters_.reservation_fails;
       r.outcome = ReadOutcome::ReservationFail;
       return r;
     }
     if (need_victim) {
-      allocate(size_t(victim), line, r.writeback_line, r.writeback_sectors);
-      l = &lines_[size_t(victim)];
+      allocate(*victim, line, r.writeback_line, r.writeback_sectors);
+      l = victim;
     }
-    while (mshrs_[entry].used) ++entry;  // lowest free entry: deterministic
+    // Lowest free entry (deterministic); a new one when all in use are busy.
+    while (entry < mshrs_.size() && mshrs_[entry].used) ++entry;
+    if (entry == mshrs_.size()) {
+      mshrs_.emplace_back();
+      mshr_tokens_.resize(mshrs_.size() * config_.mshr_max_merge);
+    }
     mshrs_[entry] = Mshr{line, 0, 0, true};
     ++mshrs_used_;
     mshrs_live_.push_back(static_cast<uint32_t>(entry));
@@ -139,8 +166,7 @@ WriteResult SectoredCache::write(uint64_t line, uint32_t sectors) {
   WARPSIM_INVARIANT(sectors != 0, "a write touches at least one sector");
   WriteResult w;
   ++counters_.write_accesses;
-  const int64_t way = find_line(line);
-  Line* l = way >= 0 ? &lines_[size_t(way)] : nullptr;
+  Line* l = find_line(line);
   w.hit = l && (l->valid & sectors) == sectors;
   ++(w.hit ? counters_.write_hits : counters_.write_misses);
 
@@ -164,13 +190,13 @@ WriteResult SectoredCache::write(uint64_t line, uint32_t sectors) {
       return w;
     case WritePolicy::WriteBack:
       if (!l) {
-        const int64_t victim = choose_victim(line);
-        if (victim < 0) {  // every way awaits a fill: pass the write on instead
+        Line* victim = choose_victim(line);
+        if (!victim) {  // every way awaits a fill: pass the write on instead
           w.forward = true;
           return w;
         }
-        allocate(size_t(victim), line, w.writeback_line, w.writeback_sectors);
-        l = &lines_[size_t(victim)];
+        allocate(*victim, line, w.writeback_line, w.writeback_sectors);
+        l = victim;
       } else {
         touch(*l);
       }
@@ -191,16 +217,15 @@ ReadResult SectoredCache::fill(uint64_t line, uint32_t sectors, std::vector<uint
                     "fill of sectors that were not fetched");
   e.pending &= ~sectors;
 
-  int64_t way = find_line(line);
+  Line* l = find_line(line);
   if (config_.allocate_on == AllocateOn::Miss) {
-    WARPSIM_INVARIANT(way >= 0, "a reserved line stays allocated until filled");
-  } else if (way < 0) {
-    way = choose_victim(line);  // never -1: AllocateOn::Fill reserves nothing
-    allocate(size_t(way), line, r.writeback_line, r.writeback_sectors);
+    WARPSIM_INVARIANT(l != nullptr, "a reserved line stays allocated until filled");
+  } else if (!l) {
+    l = choose_victim(line);  // never null: AllocateOn::Fill reserves nothing
+    allocate(*l, line, r.writeback_line, r.writeback_sectors);
   }
-  Line& l = lines_[size_t(way)];
-  l.valid |= sectors;
-  l.reserved &= ~sectors;
+  l->valid |= sectors;
+  l->reserved &= ~sectors;
 
   if (e.pending == 0) {
     const uint32_t* tokens = &mshr_tokens_[size_t(m) * config_.mshr_max_merge];
@@ -218,21 +243,26 @@ void SectoredCache::miss_sent() {
 }
 
 void SectoredCache::invalidate_all() {
-  for (Line& l : lines_) {
-    l.valid = 0;
-    l.dirty = 0;
-    l.allocated = l.reserved != 0;
+  // Only pages ever used hold lines.
+  for (uint32_t page : live_pages_) {
+    const uint64_t sets = std::min(page_mask_ + 1, sets_ - (uint64_t{page} << page_shift_));
+    Line* lines = pages_[page].get();
+    for (Line* l = lines; l != lines + sets * config_.ways; ++l) {
+      l->valid = 0;
+      l->dirty = 0;
+      l->allocated = l->reserved != 0;
+    }
   }
 }
 
 bool SectoredCache::probe(uint64_t line, uint32_t sectors) const {
-  const int64_t way = find_line(line);
-  return way >= 0 && (lines_[size_t(way)].valid & sectors) == sectors;
+  const Line* l = find_line(line);
+  return l && (l->valid & sectors) == sectors;
 }
 
 uint32_t* SectoredCache::metadata(uint64_t line) {
-  const int64_t way = find_line(line);
-  return way >= 0 ? &lines_[size_t(way)].metadata : nullptr;
+  Line* l = find_line(line);
+  return l ? &l->metadata : nullptr;
 }
 
 uint32_t SectoredCache::mshrs_in_use() const { return mshrs_used_; }

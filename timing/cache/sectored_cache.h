@@ -1,7 +1,7 @@
 #pragma once
 // A sectored, set-associative cache with miss status holding registers
-// (MSHRs): the L1 data, L1 instruction and constant caches of an SM (and,
-// later, the L2 slices).
+// (MSHRs): the L1 data, L1 instruction and constant caches of an SM and the
+// L2 slices.
 //
 // Lines of `line_bytes` are split into sectors of `sector_bytes`; each line
 // keeps a tag and per-sector valid and dirty bits, so a miss fetches only the
@@ -31,6 +31,7 @@
 //                  next level until the line is evicted.
 // Deterministic: replacement ties resolve to the lowest way.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -131,8 +132,11 @@ class SectoredCache {
   uint32_t mshrs_in_use() const;
 
  private:
-  // Implementation chooses its data layout: flat arrays sized at
-  // construction, no allocation per access.
+  // Lines live in pages of sets allocated when a set is first used, so that
+  // a cache of any configured size costs memory only for the sets a program
+  // touches (a 1 GiB L1 per SM would otherwise need gigabytes up front).
+  // Within a page, lines are flat (set-major); no allocation per access once
+  // a page exists. MSHR entries likewise grow on demand up to mshr_entries.
   struct Line {
     uint64_t tag = 0;
     uint32_t valid = 0;     // sectors valid
@@ -148,28 +152,39 @@ class SectoredCache {
     uint32_t count = 0;    // tokens held
     bool used = false;
   };
-  // Index in lines_ of `line` if allocated, or -1.
-  int64_t find_line(uint64_t line) const;
+  // The ways of `line`'s set, or null when its page was never used.
+  Line* find_set(uint64_t line) const {
+    const uint64_t set = (line >> line_shift_) % sets_;
+    Line* page = pages_[set >> page_shift_].get();
+    return page ? page + (set & page_mask_) * config_.ways : nullptr;
+  }
+  // The same, allocating the page on first use.
+  Line* set_of(uint64_t line);
+  // `line`'s Line if allocated, or null.
+  Line* find_line(uint64_t line) const;
   int64_t find_mshr(uint64_t line) const;
   // The way to replace in `line`'s set: a free way first, else the smallest
-  // stamp among lines without reserved sectors (ties: lowest way); -1 if
+  // stamp among lines without reserved sectors (ties: lowest way); null if
   // every way is reserved.
-  int64_t choose_victim(uint64_t line) const;
-  // Gives lines_[index] to `line` (stamped now), reporting a dirty victim.
-  void allocate(size_t index, uint64_t line, std::optional<uint64_t>& writeback_line,
+  Line* choose_victim(uint64_t line);
+  // Gives `l` to `line` (stamped now), reporting a dirty victim.
+  void allocate(Line& l, uint64_t line, std::optional<uint64_t>& writeback_line,
                 uint32_t& writeback_sectors);
   void touch(Line& l) {
     if (config_.replacement == Replacement::Lru) l.stamp = ++clock_;
   }
 
   CacheConfig config_;
-  uint32_t sets_ = 0;
+  uint64_t sets_ = 0;
   uint32_t line_shift_ = 0;             // log2(line_bytes)
+  uint32_t page_shift_ = 0;             // log2(sets per page)
+  uint64_t page_mask_ = 0;              // sets per page - 1
   uint32_t mshrs_used_ = 0;
-  std::vector<Line> lines_;             // sets_ * ways
-  std::vector<Mshr> mshrs_;             // config.mshr_entries
+  std::vector<std::unique_ptr<Line[]>> pages_;  // null until a set of the page is used
+  std::vector<uint32_t> live_pages_;    // indices of the allocated pages
+  std::vector<Mshr> mshrs_;             // up to config.mshr_entries, grown on demand
   std::vector<uint32_t> mshrs_live_;    // indices of the entries in use
-  std::vector<uint32_t> mshr_tokens_;   // mshr_entries * mshr_max_merge
+  std::vector<uint32_t> mshr_tokens_;   // mshrs_.size() * mshr_max_merge
   uint32_t queued_misses_ = 0;
   uint64_t clock_ = 0;                  // access counter for LRU/FIFO stamps
   CacheCounters counters_;
