@@ -18,6 +18,7 @@
 #include "timing/sim_config.h"
 #include "tools/commands.h"
 #include "tools/install_paths.h"
+#include "tools/option_checks.h"
 #include "tools/interrupts.h"
 #include "tools/output_file.h"
 #include "tools/power_report.h"
@@ -356,11 +357,11 @@ void register_bench_command(CLI::App& app) {
   cmd->add_option("--set", opt->overrides, "Override a configuration value: section.key=value")->take_all();
   cmd->add_option("--mode", opt->mode, "Simulation mode: timing (cycle-level, the default) or functional (fast, no cycles)");
   cmd->add_option("--jobs,-j", opt->jobs, "Programs run at the same time (default 1)")
-      ->check(CLI::Range(1u, 256u));
+      ->check(whole_number(1, 256));
   cmd->add_option("--out", opt->out, "Directory for results.{csv,json,md} and logs/ (default: warpsim-bench)");
   cmd->add_option("--suites", opt->suites_file, "The suite description (default: the built suites.toml)");
   cmd->add_option("--timeout", opt->timeout, "Seconds a program may run before it is killed (default: no limit)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(seconds(0, kMaxSeconds));
   cmd->add_flag("--list", opt->list, "List the suites, or with --suite the programs of one, and exit");
   cmd->callback([opt, suite_opt] { set_exit_code(bench(*opt, suite_opt->count() > 0)); });
 }

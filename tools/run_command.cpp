@@ -32,6 +32,7 @@
 #include "timing/sim_config.h"
 #include "tools/commands.h"
 #include "tools/install_paths.h"
+#include "tools/option_checks.h"
 #include "tools/interrupts.h"
 #include "tools/output_file.h"
 #include "tools/run_progress_view.h"
@@ -319,10 +320,6 @@ int run(const RunOptions& opt) {
     fmt::print(stderr, "warpsim run: unknown mode '{}' (functional or timing)\n", opt.mode);
     return 2;
   }
-  if (opt.progress < 0) {
-    fmt::print(stderr, "warpsim run: --progress takes a number of seconds (0: no progress lines)\n");
-    return 2;
-  }
   // From here on a signal is recorded, not fatal: warpsim stops the program
   // and removes its temporary files before it exits.
   catch_interrupts();
@@ -342,33 +339,11 @@ int run(const RunOptions& opt) {
     fmt::print(stderr, "warpsim run: {}\n", missing);
     return 127;
   }
-  int major = opt.cudart;
-  {
-    std::string why;
-    const int detected = detect_cudart(program, why);
-    if (major == 0) {
-      major = detected;
-      if (major == 0) {
-        fmt::print(stderr, "warpsim run: {}\n", why);
-        return 2;
-      }
-    } else if (detected != 0 && detected != major) {
-      fmt::print(stderr, "warpsim run: warning: {} is linked against the CUDA {} runtime; --cudart {} provides "
-                         "CUDA {}'s instead, whose ABI it was not built for\n", opt.command[0], detected, major, major);
-    }
-  }
-  const std::string shim = find_shim(major);
-  if (shim.empty()) {
-    fmt::print(stderr, "warpsim run: warpsim's libcudart for CUDA {} was not found (set "
-                       "WARPSIM_SHIM_DIR to the directory holding cuda{}/)\n", major, major);
-    return 2;
-  }
   if (!opt.power_trace.empty() && opt.mode != "timing") {
     fmt::print(stderr, "warpsim run: --power-trace needs timing mode (the energy model prices the timing "
                        "model's counters)\n");
     return 2;
   }
-
   // Every output is checked before anything runs, and written beside its
   // target first (tools/output_file.h). Without --stats, the statistics go
   // to a temporary file only for the summary.
@@ -396,6 +371,24 @@ int run(const RunOptions& opt) {
     fmt::print(stderr, "warpsim run: --stats and --power-trace name the same file\n");
     return 2;
   }
+  if (const std::string w = cudart_mismatch_warning(program, opt.cudart); !w.empty())
+    fmt::print(stderr, "warpsim run: {}\n", w);
+  int major = opt.cudart;
+  if (major == 0) {
+    std::string why;
+    major = detect_cudart(program, why);
+    if (major == 0) {
+      fmt::print(stderr, "warpsim run: {}\n", why);
+      return 2;
+    }
+  }
+  const std::string shim = find_shim(major);
+  if (shim.empty()) {
+    fmt::print(stderr, "warpsim run: warpsim's libcudart for CUDA {} was not found (set "
+                       "WARPSIM_SHIM_DIR to the directory holding cuda{}/)\n", major, major);
+    return 2;
+  }
+
   const std::string stats_file = stats_out ? stats_out->temp_path() : stats_temp ? stats_temp->path() : "";
   std::string overrides;
   for (const std::string& o : opt.overrides) overrides += o + "\n";
@@ -495,7 +488,8 @@ void register_run_command(CLI::App& app) {
                       "power.trace_interval core cycles, per component group; docs/power.md)");
   run_cmd->add_option("--progress", opt->progress,
                       "Print a progress line every N seconds (for logs and batch jobs; on a terminal a live "
-                      "line is shown anyway)");
+                      "line is shown anyway)")
+      ->check(seconds(0, kMaxSeconds));
   run_cmd->add_flag("--quiet", opt->quiet, "Do not print the summary at exit, nor the live progress line");
   run_cmd->add_flag("--verbose", opt->verbose, "Report each device-code binary as it is loaded");
   run_cmd->add_option("--cudart", opt->cudart,

@@ -94,6 +94,20 @@ class Sandbox(unittest.TestCase):
         except OSError:
             return False
 
+    def suite(self, programs):
+        """A suite of copies of long_run, one per suite name (the pass line
+        names the program: PASS long_run)."""
+        text = ""
+        for suite, args in programs:
+            os.makedirs(self.path("suite", suite))
+            os.symlink(self.program, self.path("suite", suite, "long_run"))
+            text += (f'[[program]]\nsuite = "{suite}"\nname = "long_run"\ndescription = "x"\n'
+                     f'args.small = {json.dumps(args)}\n\n')
+        text += '[suite.all]\ndescription = "all"\nprograms = ["*"]\n'
+        with open(self.path("suite", "suites.toml"), "w") as f:
+            f.write(text)
+        return self.path("suite", "suites.toml")
+
     def assert_clean(self, *keep):
         """No program left running, no temporary file anywhere."""
         deadline = time.time() + 5
@@ -270,20 +284,6 @@ class Progress(Sandbox):
 
 
 class Bench(Sandbox):
-    def suite(self, programs):
-        """A suite of copies of long_run, one per suite name (the pass line
-        names the program: PASS long_run)."""
-        text = ""
-        for suite, args in programs:
-            os.makedirs(self.path("suite", suite))
-            os.symlink(self.program, self.path("suite", suite, "long_run"))
-            text += (f'[[program]]\nsuite = "{suite}"\nname = "long_run"\ndescription = "x"\n'
-                     f'args.small = {json.dumps(args)}\n\n')
-        text += '[suite.all]\ndescription = "all"\nprograms = ["*"]\n'
-        with open(self.path("suite", "suites.toml"), "w") as f:
-            f.write(text)
-        return self.path("suite", "suites.toml")
-
     def test_an_interrupted_bench_still_writes_its_table(self):
         suites = self.suite([("a", QUICK), ("b", LONG), ("c", QUICK)])
         p = self.start("bench", "--suites", suites, "--out", "out")
@@ -304,27 +304,43 @@ class Bench(Sandbox):
 
 
 class KillLoop(Sandbox):
-    """SIGINT/SIGTERM at random moments: never a process, a temporary file or
-    a damaged output left behind."""
+    """SIGINT/SIGTERM at random moments, to `warpsim run` and `warpsim bench`
+    in turn: never a process, a temporary file or a damaged output left
+    behind."""
 
     def test_random_kills(self):
         rng = random.Random(20261128)
+        suites = self.suite([("a", QUICK), ("b", LONG)])
         with open(self.path("stats.json"), "w") as f:
             f.write('{"old": true}\n')
         for i in range(KILLS):
             sig = rng.choice([signal.SIGINT, signal.SIGTERM])
             delay = rng.uniform(0.0, 2.5)
             mode = rng.choice(["timing", "functional"])
-            args = LONG if mode == "timing" else ["--blocks", "256", "--iterations", "100000", "--launches", "20"]
-            p = self.start("run", "--mode", mode, "--stats", "stats.json", "--", self.program, *args)
+            command = "bench" if i % 2 else "run"
+            if command == "run":
+                args = LONG if mode == "timing" else ["--blocks", "256", "--iterations", "100000", "--launches", "20"]
+                p = self.start("run", "--mode", mode, "--stats", "stats.json", "--", self.program, *args)
+            else:
+                p = self.start("bench", "--mode", mode, "--suites", suites, "--out", "out")
             time.sleep(delay)
             p.send_signal(sig)
-            out, err = p.communicate(timeout=60)
-            with self.subTest(kill=i, signal=sig.name, delay=round(delay, 2), mode=mode):
+            out, err = p.communicate(timeout=90)
+            with self.subTest(kill=i, command=command, signal=sig.name, delay=round(delay, 2), mode=mode):
                 # -sig: warpsim itself had not started yet (nothing to clean).
-                self.assertIn(p.returncode, (0, 128 + sig, -sig), err)
+                self.assertIn(p.returncode, (0, 1, 128 + sig, -sig) if command == "bench" else (0, 128 + sig, -sig),
+                              err)
                 with open(self.path("stats.json")) as f:
                     json.load(f)  # the old file or a whole new one, never half of one
+                if os.path.exists(self.path("out", "results.json")):
+                    with open(self.path("out", "results.json")) as f:
+                        json.load(f)
+                    self.assertEqual([n for n in os.listdir(self.path("out")) if ".warpsim-" in n], [])
+                for program in (self.program, self.path("suite", "a", "long_run"), self.path("suite", "b", "long_run")):
+                    deadline = time.time() + 5
+                    while processes_running(program) and time.time() < deadline:
+                        time.sleep(0.05)
+                    self.assertEqual(processes_running(program), [], "a program was left running")
                 self.assert_clean()
 
 
