@@ -61,13 +61,7 @@ extern "C" void on_stop_signal(int sig) {
     r->mutex().lock();
     r->end_by_signal(sig);
   }
-  ::signal(sig, SIG_DFL);
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, sig);
-  ::pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
-  ::raise(sig);
-  ::_exit(128 + sig);  // not reached
+  end_process_by_signal(sig);
 }
 
 __attribute__((constructor)) void catch_stop_signals() {

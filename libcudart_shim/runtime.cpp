@@ -498,10 +498,7 @@ void Runtime::interrupt(int sig) {
   if (interrupted_by_ == 0) interrupted_by_ = sig;
 }
 
-void Runtime::end_by_signal(int sig) {
-  interrupt(sig);
-  write_statistics();
-  std::fflush(stdout);
+void end_process_by_signal(int sig) {
   ::signal(sig, SIG_DFL);
   sigset_t set;
   sigemptyset(&set);
@@ -509,6 +506,13 @@ void Runtime::end_by_signal(int sig) {
   ::pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
   ::raise(sig);
   ::_exit(128 + sig);  // not reached: the default action of these signals ends the process
+}
+
+void Runtime::end_by_signal(int sig) {
+  interrupt(sig);
+  write_statistics();
+  std::fflush(stdout);
+  end_process_by_signal(sig);
 }
 
 void Runtime::write_statistics() {

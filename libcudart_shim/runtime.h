@@ -37,6 +37,10 @@
 
 namespace warpsim::cudart {
 
+// Ends the process by `sig` with its default action (from any thread), as
+// if nobody had caught it.
+[[noreturn]] void end_process_by_signal(int sig);
+
 // How the runtime was started (environment of `warpsim run`).
 struct RuntimeOptions {
   std::string config;                  // WARPSIM_CONFIG: name or file, empty = built-in GPU

@@ -49,6 +49,9 @@ expect(2 "--error-limit: -1 is not a whole number from 1" ptx check x.ptx --erro
 expect(2 "--timeout: -5 is not a number of seconds" bench --timeout -5)
 expect(2 "--jobs: 0 is not a whole number from 1 to 256" bench --jobs 0)
 expect(2 "--progress: -1 is not a number of seconds" run --progress -1 -- true)
+# A missing program is named as missing (no advice about --cudart).
+expect(127 "warpsim run: ./no-such-program: no such file" run -- ./no-such-program)
+expect(127 "no-such-program-anywhere: program not found" run -- no-such-program-anywhere)
 # Output paths that must never be written, refused before anything runs.
 expect(2 "--stats: '--' looks like an option" run --stats -- -- true)
 
