@@ -209,7 +209,9 @@ TEST(Parser, VeryDeepNestingIsRefusedInLinearTime) {
   auto p = testing::parse_text(nested_blocks(100000));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(p->diags.error_count(), 1u) << p->errors();
-  EXPECT_LT(seconds, 2.0);
+  // Quadratic work at this depth would take minutes; linear is well under a
+  // second in a release build and about 8 s under ASan + UBSan (Debug).
+  EXPECT_LT(seconds, 30.0);
 }
 
 TEST(Parser, NestingAtTheLimitParsesAndPrintsQuickly) {
