@@ -20,7 +20,12 @@ Cta::Cta(const LaunchContext& launch, Dim3 ctaid, CtaBuffers& buffers, Cluster* 
       cluster_rank_(cluster ? rank : 0) {
   if (!cluster) own_cluster_.ctas.push_back(this);
   num_threads_ = static_cast<uint32_t>(launch.config.block.count());
-  shared_size_ = launch.program->dynamic_shared_offset + launch.config.dynamic_shared_bytes;
+  const Program& program = *launch.program;
+  reserved_shared_begin_ =
+      (program.dynamic_shared_offset + launch.config.dynamic_shared_bytes + 15) & ~uint64_t{15};
+  shared_size_ = program.reserved_shared_bytes != 0
+                     ? reserved_shared_begin_ + program.reserved_shared_bytes
+                     : program.dynamic_shared_offset + launch.config.dynamic_shared_bytes;
   local_size_ = launch.config.local_bytes_per_thread;
   // Shared memory starts zeroed so runs are reproducible (hardware leaves it
   // undefined); local memory is reused as is, like on hardware.
@@ -77,10 +82,16 @@ CtaStatus Cta::run_as(uint64_t budget, uint32_t quantum) {
     bool all_yielded = true;   // every warp still running waits for others
     bool any_yielded = false;
     for (auto& w : warps_) {
-      // A warp runs for a quantum at a time, so its instructions stay hot in
-      // cache while warps that wait on each other through memory still alternate.
+      // A warp runs until its next global load, or for a quantum at most, and
+      // the next warp takes over: the warps of a CTA interleave as on a GPU,
+      // where a warp waiting for memory gives way, so all of them read a
+      // location before any writes it back in the usual loop (a racy `x +=`
+      // loses updates as it would on the GPU, not adds up warp after warp),
+      // and warps that wait on each other through memory alternate quickly.
       w->yield_requested = false;
-      for (uint32_t n = 0; n < quantum && !w->done() && !w->waiting_at_barrier && !w->yield_requested;
+      w->turn_over = false;
+      for (uint32_t n = 0; n < quantum && !w->done() && !w->waiting_at_barrier &&
+                           !w->yield_requested && !w->turn_over;
            ++n) {
         if (w->template step_as<kCountOffload>() == StepResult::Fault) {
           fault_ = w->fault();

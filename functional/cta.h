@@ -99,6 +99,8 @@ class Cta {
   uint32_t num_threads() const { return num_threads_; }
   uint8_t* shared() { return buffers_.shared.data(); }
   uint64_t shared_size() const { return shared_size_; }
+  // Where the system-reserved region starts (it ends at shared_size()).
+  uint64_t reserved_shared_begin() const { return reserved_shared_begin_; }
   // Thread `t`'s local memory (t = linear thread index in the CTA).
   uint8_t* local(uint32_t thread) { return buffers_.local.data() + size_t{thread} * local_size_; }
   uint64_t local_size() const { return local_size_; }
@@ -139,6 +141,7 @@ class Cta {
   CtaBuffers& buffers_;
   uint32_t num_threads_;
   uint64_t shared_size_;
+  uint64_t reserved_shared_begin_;
   uint64_t local_size_;
   std::vector<std::unique_ptr<Warp>> warps_;
   std::array<BarrierState, 16> barriers_{};

@@ -74,6 +74,9 @@ void Lowering::decode_function(uint32_t fn) {
     else ok = decode_operands(fn, inst, d);
     Handler h = ok ? select_handler(inst, d) : nullptr;
     d.handler = h ? h : exec_unsupported;
+    const ptx::StateSpace space = inst.mods.space(0);
+    d.ends_turn = (inst.opcode == ptx::Opcode::Ld || inst.opcode == ptx::Opcode::Ldu) &&
+                  (space == ptx::StateSpace::Global || space == ptx::StateSpace::None);
     code.push_back(d);
     annotations.push_back(inst.annotation);
     if (inst.annotation.flags & ptx::offload::kOwnedBits) program_->offload_marks = true;
@@ -109,6 +112,9 @@ std::optional<Operand> Lowering::decode_value(uint32_t fn, const ptx::Operand& o
                 (op.component == ptx::Component::None ? 0u
                                                       : 1u + component_offset(op.component));
       o.imm = op.sreg_index;
+      if (op.sreg >= ptx::SpecialRegister::ReservedSmemOffsetBegin &&
+          op.sreg <= ptx::SpecialRegister::ReservedSmemOffset)
+        program_->reserved_shared_bytes = kReservedSharedBytes;
       return o;
     case OperandKind::Immediate:
       o.kind = Src::Imm;

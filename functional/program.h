@@ -83,6 +83,10 @@ struct DecodedInst {
   bool has_guard = false;
   bool guard_negated = false;
   bool dst_is_pred = false;  // dst[0] is a predicate index
+  // A load from global memory (or a generic address): the warp's turn in the
+  // functional CTA loop ends after it, as a GPU switches warps on a
+  // long-latency load (Cta::run).
+  bool ends_turn = false;
   uint32_t guard = kNoSlot;  // predicate index
   uint32_t dst[4] = {kNoSlot, kNoSlot, kNoSlot, kNoSlot};  // register slots (kNoSlot: sink)
   uint32_t dst_pred = kNoSlot;  // second, predicate destination (`d|p` forms)
@@ -187,12 +191,23 @@ struct Program {
   // (`.extern .shared` arrays) starts at the aligned end of that layout.
   uint64_t shared_bytes = 0;
   uint64_t dynamic_shared_offset = 0;
+  // The system-reserved shared memory region (%reserved_smem_offset_*),
+  // placed after dynamic shared memory; only programs that read one of those
+  // registers get one, so every other program keeps its layout.
+  uint64_t reserved_shared_bytes = 0;
   // Unique among the programs of this process (set by lower_module): lets
   // the timing model keep what it derives from a program's code without
   // mistaking a later program at the same address for it.
   uint64_t serial = 0;
   const KernelInfo* find_kernel(std::string_view name) const;
 };
+
+// The size of the system-reserved region: what the CUDA runtime reserves per
+// CTA on compute capability 8.0 and later (cudaDevAttrReservedSharedMemoryPerBlock).
+// Cooperative groups keeps its multi-warp tile scratch there, from
+// %reserved_smem_offset_1, and counts on at least 288 bytes.
+inline constexpr uint64_t kReservedSharedBytes = 1024;
+inline constexpr uint64_t kReservedSharedSecondOffset = 512;  // %reserved_smem_offset_1
 
 // Fake code addresses for function pointers (`mov.u64 %rd, func`): distinct,
 // non-null, and outside every data window.

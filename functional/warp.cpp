@@ -53,6 +53,7 @@ StepResult Warp::step_as() {
   control_done_ = false;
   inst.handler(*this, inst, active);
   if (faulted_) return StepResult::Fault;
+  turn_over = inst.ends_turn;
   ++warp_instructions;
   thread_instructions += static_cast<uint32_t>(std::popcount(active));
   if constexpr (kCountOffload) count_offload(active);
@@ -174,6 +175,15 @@ Warp::Lanes Warp::read(const Operand& op, uint32_t scratch) {
             break;
           case S::DynamicSmemSize: v = L.config.dynamic_shared_bytes; break;
           case S::TotalSmemSize: case S::AggrSmemSize: v = cta_.shared_size(); break;
+          case S::ReservedSmemOffsetBegin: case S::ReservedSmemOffsetEnd:
+          case S::ReservedSmemOffsetCap: case S::ReservedSmemOffset: {
+            const uint64_t begin = cta_.reserved_shared_begin();
+            v = sreg == S::ReservedSmemOffsetBegin ? begin
+                : sreg == S::ReservedSmemOffsetEnd ? cta_.shared_size()
+                : sreg == S::ReservedSmemOffsetCap ? kReservedSharedBytes
+                : begin + (op.imm == 1 ? kReservedSharedSecondOffset : 0);
+            break;
+          }
           case S::Envreg: v = L.config.envreg[op.imm & 31]; break;
           case S::Pm: case S::Pm64: v = 0; break;
           case S::Clusterid: v = pick(cta) / pick(cl); break;

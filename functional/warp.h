@@ -147,6 +147,9 @@ class Warp {
   // Ends the warp's turn after this instruction: it is waiting for other warps
   // or CTAs (a failed mbarrier try_wait, nanosleep, a cluster barrier).
   bool yield_requested = false;
+  // Ends the warp's turn after this instruction, for no other reason than to
+  // let the other warps of the CTA run (a global load: DecodedInst::ends_turn).
+  bool turn_over = false;
   bool faulted() const { return faulted_; }
   // Re-executes the current instruction on the warp's next turn (a blocking
   // wait that has not completed yet) and ends this turn.

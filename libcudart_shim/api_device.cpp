@@ -232,6 +232,12 @@ cudaError_t cudaDeviceGetAttribute(int* value, int attribute, int device) {
   });
 }
 
+// Persisting L2 lines (access policy windows) are a hint the L2 model does
+// not act on, so no line is ever persisting and there is nothing to demote.
+cudaError_t cudaCtxResetPersistingL2Cache() {
+  return entry(kContext, [&](Runtime&) { return Error::Success; });
+}
+
 cudaError_t cudaDeviceGetP2PAttribute(int* value, int attribute, int src, int dst) {
   return entry(kNoContext, [&](Runtime&) {
     if (value == nullptr) return Error::InvalidValue;
@@ -292,8 +298,8 @@ cudaError_t cudaDeviceGetByPCIBusId(int* device, const char* bus_id) {
 
 cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
   return entry(kNoContext, [&](Runtime&) {
-    if (least) *least = 0;
-    if (greatest) *greatest = -5;
+    if (least) *least = kLeastStreamPriority;
+    if (greatest) *greatest = kGreatestStreamPriority;
     return Error::Success;
   });
 }

@@ -12,13 +12,10 @@ using warpsim::cudart::api::kNoContext;
 
 namespace {
 
-constexpr int kLeastPriority = 0;
-constexpr int kGreatestPriority = -5;
-
 cudaError_t create_stream(cudaStream_t* stream, unsigned flags, int priority) {
   return entry(kContext, [&](Runtime& r) {
     if (stream == nullptr || (flags & ~1u) != 0) return Error::InvalidValue;
-    priority = std::clamp(priority, kGreatestPriority, kLeastPriority);
+    priority = clamp_stream_priority(priority);
     *stream = reinterpret_cast<cudaStream_t>(r.streams().create(flags, priority));
     r.stats().add("runtime.streams_created");
     return Error::Success;
@@ -205,7 +202,8 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, i
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   return entry(kContext, [&](Runtime& r) {
     Stream* s = r.stream(stream, false);
-    if (s != nullptr && !s->legacy && !s->per_thread) r.captures().forget(*s);
+    if (s != nullptr && !s->legacy && !s->per_thread)
+      if (Graph* orphan = r.captures().forget(*s)) r.graphs().destroy(orphan);
     return r.streams().destroy(stream) ? Error::Success : Error::InvalidResourceHandle;
   });
 }

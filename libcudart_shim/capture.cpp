@@ -43,14 +43,23 @@ void CaptureTable::join(CaptureSession& session, Stream& stream, std::vector<Gra
     session.streams.push_back(&stream);
 }
 
-void CaptureTable::forget(Stream& stream) {
-  if (stream.capture == nullptr) return;
+Graph* CaptureTable::forget(Stream& stream) {
+  if (stream.capture == nullptr) return nullptr;
   CaptureSession& s = *stream.capture;
-  s.invalidated = true;
   std::erase(s.streams, &stream);
-  if (s.origin == &stream) s.origin = nullptr;
+  if (s.origin == &stream) {
+    s.invalidated = true;
+    s.origin = nullptr;
+  } else {
+    s.departed_deps.insert(s.departed_deps.end(), stream.capture_deps.begin(),
+                           stream.capture_deps.end());
+  }
   stream.capture = nullptr;
   stream.capture_deps.clear();
+  if (!s.streams.empty()) return nullptr;
+  Graph* orphan = s.created_by_capture ? s.graph : nullptr;
+  sessions_.erase(s.id);
+  return orphan;
 }
 
 CaptureMode& CaptureTable::thread_mode() {

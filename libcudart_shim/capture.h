@@ -34,6 +34,9 @@ struct CaptureSession {
   std::thread::id thread;
   bool invalidated = false;
   std::vector<Stream*> streams;  // origin first, then the streams that joined
+  // The last captured work of joined streams destroyed before the capture
+  // ended: it must still have been joined back into the origin.
+  std::vector<GraphNode*> departed_deps;
 };
 
 class CaptureTable {
@@ -47,8 +50,13 @@ class CaptureTable {
   void end(CaptureSession& session);
   // `stream` joins `session` with these dependencies.
   void join(CaptureSession& session, Stream& stream, std::vector<GraphNode*> deps);
-  // A stream goes away (destroyed): it leaves its capture, which is invalidated.
-  void forget(Stream& stream);
+  // A stream goes away (destroyed): it leaves its capture. Destroying the
+  // origin invalidates the capture; a stream that joined it may go (NVIDIA's
+  // own samples destroy a forked stream once it is joined back), its last
+  // work still checked for the join when the capture ends. A capture left
+  // with no stream ends; returns its graph when the capture created it (the
+  // caller destroys it), else nullptr.
+  Graph* forget(Stream& stream);
 
   // Whether a potentially unsafe call by this thread is prohibited now, for
   // the thread's capture mode; every session that prohibits it is

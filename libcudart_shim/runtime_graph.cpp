@@ -179,6 +179,8 @@ Error Runtime::end_capture(Stream& s, Graph** graph) {
     for (const Stream* other : session->streams)
       for (const GraphNode* n : other->capture_deps)
         if (!joined.contains(n)) result = Error::StreamCaptureUnjoined;
+    for (const GraphNode* n : session->departed_deps)
+      if (!joined.contains(n)) result = Error::StreamCaptureUnjoined;
   }
   Graph* g = session->graph;
   const bool created = session->created_by_capture;

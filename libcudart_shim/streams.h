@@ -22,10 +22,22 @@
 #include <unordered_map>
 #include <vector>
 
+#include "libcudart_shim/stream_attributes.h"
+
 namespace warpsim::cudart {
 
 struct CaptureSession;  // capture.h
 struct GraphNode;       // graph.h
+
+// Stream priorities (cudaDeviceGetStreamPriorityRange): lower is more urgent;
+// values outside the range are clamped into it, as by the CUDA runtime.
+inline constexpr int kLeastStreamPriority = 0;
+inline constexpr int kGreatestStreamPriority = -5;
+inline int clamp_stream_priority(int p) {
+  return p < kGreatestStreamPriority ? kGreatestStreamPriority
+         : p > kLeastStreamPriority  ? kLeastStreamPriority
+                                     : p;
+}
 
 struct Stream {
   unsigned flags = 0;  // cudaStreamNonBlocking = 1
@@ -35,6 +47,7 @@ struct Stream {
   bool per_thread = false;  // a thread's implicit stream (cudaStreamPerThread)
   double ready_ns = 0;      // when its last operation ends
   uint64_t operations = 0;
+  StreamAttributes attributes;  // cudaStreamSetAttribute
   // Stream capture (capture.h): the sequence this stream is capturing into,
   // and the nodes its next captured operation depends on.
   CaptureSession* capture = nullptr;

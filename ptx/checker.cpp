@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "ptx/target_requirements.h"
 #include "ptx/verifier.h"
 
 namespace warpsim::ptx {
@@ -45,7 +46,9 @@ bool uniform_operand_type(const Instruction& inst) {
 
 class Checker {
  public:
-  Checker(const Module& m, DiagnosticEngine& d) : m_(m), d_(d) {}
+  Checker(const Module& m, DiagnosticEngine& d)
+      : m_(m), d_(d), arch_(module_arch(m)),
+        version_(m.has_version ? m.version_major * 10 + m.version_minor : 0) {}
 
   void run() {
     for (const Function& f : m_.functions) {
@@ -88,6 +91,32 @@ class Checker {
     check_specific_counts(inst, n);
     for (size_t i = 0; i < n; ++i) check_operand_kind(f, inst, ops[i], i);
     if (uniform_operand_type(inst)) check_register_types(f, inst, ops);
+    check_vector_arity(f, inst, ops);
+    if (arch_)
+      if (auto problem = target_problem(inst, *arch_, version_)) error(inst.loc, *problem);
+  }
+
+  // ld/ldu/st: the data operand has as many elements as the vector width says
+  // (`ld.v4` with three destinations is refused by ptxas, not padded).
+  void check_vector_arity(const Function& f, const Instruction& inst,
+                          std::span<const Operand> ops) {
+    if (inst.opcode != Opcode::Ld && inst.opcode != Opcode::Ldu && inst.opcode != Opcode::St)
+      return;
+    const size_t data = inst.opcode == Opcode::St ? 1 : 0;
+    if (ops.size() <= data) return;
+    const Operand& op = ops[data];
+    const uint32_t want = inst.mods.vec == VectorWidth::None ? 1 : vector_lanes(inst.mods.vec);
+    uint32_t got = 1;
+    if (op.kind == OperandKind::Vector) got = op.count;
+    else if (op.kind == OperandKind::Register && op.reg != kNone &&
+             op.component == Component::None && f.registers[op.reg].vec != VectorWidth::None)
+      got = vector_lanes(f.registers[op.reg].vec);  // a .v2/.v4 register as a whole
+    if (got != want)
+      error(op.loc, fmt::format("'{}{}' needs {} data element{}, got {}", name(inst),
+                                inst.mods.vec == VectorWidth::None
+                                    ? ""
+                                    : fmt::format(".v{}", want),
+                                want, want == 1 ? "" : "s", got));
   }
 
   void check_specific_counts(const Instruction& inst, size_t n) {
@@ -109,6 +138,9 @@ class Checker {
       case Opcode::Ld:
       case Opcode::St:
         expect(m.has(Flag::L2CacheHint) ? 3 : 2, m.has(Flag::L2CacheHint) ? " with a cache hint" : "");
+        break;
+      case Opcode::Txq:  // txq.level takes the level of detail as a third operand
+        expect(m.has(Flag::Level) ? 3 : 2, m.has(Flag::Level) ? ".level" : "");
         break;
       default:
         break;
@@ -196,6 +228,8 @@ class Checker {
 
   const Module& m_;
   DiagnosticEngine& d_;
+  std::optional<TargetArch> arch_;  // from .target; none: no target checks
+  uint32_t version_;                // .version as major * 10 + minor
   size_t errors_ = 0;
 };
 

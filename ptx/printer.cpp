@@ -71,6 +71,9 @@ void put_special(Out& out, const Operand& op) {
     case SpecialRegister::Envreg: put(out, "%envreg{}", op.sreg_index); break;
     case SpecialRegister::Pm: put(out, "%pm{}", op.sreg_index); break;
     case SpecialRegister::Pm64: put(out, "%pm{}_64", op.sreg_index); break;
+    case SpecialRegister::ReservedSmemOffset:
+      put(out, "%reserved_smem_offset_{}", op.sreg_index);
+      break;
     default: put(out, "%{}", special_register_info(op.sreg).name); break;
   }
   out += component_text(op.component);

@@ -15,9 +15,17 @@ const SpecialRegisterInfo& special_register_info(SpecialRegister r) {
 }
 
 std::optional<SpecialRegisterName> find_special_register(std::string_view name) {
-  for (size_t i = 0; i < kCount; ++i)
-    if (kInfo[i].name == name) return SpecialRegisterName{static_cast<SpecialRegister>(i), 0};
-  // Indexed registers: envreg0..31, pm0..7, pm0_64..pm7_64.
+  auto is_indexed = [](SpecialRegister r) {
+    return r == SpecialRegister::Envreg || r == SpecialRegister::Pm ||
+           r == SpecialRegister::Pm64 || r == SpecialRegister::ReservedSmemOffset;
+  };
+  for (size_t i = 0; i < kCount; ++i) {
+    auto r = static_cast<SpecialRegister>(i);
+    // An indexed register is only a name with its number (%envreg3, not %envreg).
+    if (kInfo[i].name == name && !is_indexed(r)) return SpecialRegisterName{r, 0};
+  }
+  // Indexed registers: envreg0..31, pm0..7, pm0_64..pm7_64,
+  // reserved_smem_offset_0..1.
   auto indexed = [&](std::string_view prefix, std::string_view suffix, unsigned limit,
                      SpecialRegister reg) -> std::optional<SpecialRegisterName> {
     if (name.size() <= prefix.size() + suffix.size() || !name.starts_with(prefix) ||
@@ -36,6 +44,8 @@ std::optional<SpecialRegisterName> find_special_register(std::string_view name) 
   if (auto r = indexed("envreg", "", 32, SpecialRegister::Envreg)) return r;
   if (auto r = indexed("pm", "_64", 8, SpecialRegister::Pm64)) return r;
   if (auto r = indexed("pm", "", 8, SpecialRegister::Pm)) return r;
+  if (auto r = indexed("reserved_smem_offset_", "", 2, SpecialRegister::ReservedSmemOffset))
+    return r;
   return std::nullopt;
 }
 

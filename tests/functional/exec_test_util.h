@@ -13,7 +13,8 @@
 
 namespace warpsim::functional::testing {
 
-inline constexpr const char* kPtxHeader = ".version 8.5\n.target sm_80\n.address_size 64\n";
+// sm_90: the tests use cluster, elect, stmatrix and bf16 atomic forms, which older targets lack.
+inline constexpr const char* kPtxHeader = ".version 8.5\n.target sm_90\n.address_size 64\n";
 
 struct Loaded {
   Device device;

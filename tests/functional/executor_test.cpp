@@ -8,6 +8,7 @@
 
 #include "functional/device.h"
 #include "tests/functional/exec_test_util.h"
+#include "tests/racing_sum_kernel.h"
 
 namespace warpsim::functional {
 namespace {
@@ -347,6 +348,30 @@ TEST(Executor, DivergentIndirectCallReturnValues) {
   ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
   auto v = download(l->device, out, 32);
   for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(v[t], t % 2 == 0 ? t + 100 : 3 * t) << t;
+}
+
+}  // namespace
+}  // namespace warpsim::functional
+
+namespace warpsim::functional {
+namespace {
+
+using namespace testing;
+
+
+// The racing sum (tests/racing_sum_kernel.h): x ends as one warp's sum.
+TEST(Executor, WarpsInterleaveAtGlobalLoadsAsOnAGpu) {
+  auto l = load(kRacingSumPtx);
+  const uint32_t n = 200;
+  std::vector<uint32_t> a(n);
+  std::iota(a.begin(), a.end(), 1u);
+  const uint32_t one_warp = n * (n + 1) / 2;
+  uint64_t dx = upload(l->device, std::vector<uint32_t>(32)), da = upload(l->device, a);
+  auto r = run(*l, "racing_sum", {1}, {256}, {param_bytes(dx), param_bytes(da), param_bytes(n)});
+  ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+  auto x = download(l->device, dx, 32);
+  for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(x[i], one_warp) << "lane " << i << " (8 warps' sum: "
+                                                            << 8 * one_warp << ")";
 }
 
 }  // namespace

@@ -89,7 +89,8 @@ std::string kernels() {
                         "normalized_coords", "filter_mode", "addr_mode_0", "addr_mode_1",
                         "addr_mode_2", "array_size", "num_mipmap_levels", "num_samples"})
     query(std::string("txq_") + q, std::string("txq.") + q + ".b32");
-  // txq.level (with a lod operand) does not parse yet: ptx/opcodes.def gives txq two operands.
+  for (const char* q : {"width", "height", "depth"})
+    query(std::string("txq_level_") + q, std::string("txq.level.") + q + ".b32", ", %r10");
   for (const char* q : {"width", "height", "depth", "channel_data_type", "channel_order", "array_size"})
     query(std::string("suq_") + q, std::string("suq.") + q + ".b32");
   // Surfaces: loads into %r20.., stores of %r12/%r13 (or a constant pattern).
@@ -595,6 +596,11 @@ TEST(TextureQuery, TxqAndSuq) {
   EXPECT_EQ(q("txq_addr_mode_2", tex), 3u);
   EXPECT_EQ(q("txq_num_mipmap_levels", tex), 1u);
   EXPECT_EQ(q("txq_num_samples", tex), 0u);
+  // txq.level: level 0 is the texture itself; a texture without mipmaps has no other level.
+  EXPECT_EQ(q("txq_level_width", tex, 0), 5u);
+  EXPECT_EQ(q("txq_level_height", tex, 0), 3u);
+  EXPECT_EQ(q("txq_level_depth", tex, 0), 0u);
+  EXPECT_EQ(q("txq_level_width", tex, 1), 0u);
   const uint64_t a3 = t.array<float>({.format = ChannelFormat::half(4), .kind = ArrayKind::D3, .width = 2, .height = 3, .depth = 4}, {});
   EXPECT_EQ(q("txq_depth", t.texture(a3)), 4u);
   EXPECT_EQ(q("txq_channel_data_type", t.texture(a3)), 0x10u);

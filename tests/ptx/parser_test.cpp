@@ -95,6 +95,30 @@ TEST(Parser, NestedScopesShadowRegisters) {
   EXPECT_EQ(f.register_name(outer), "%r1");
 }
 
+// nvcc 13 emits %reserved_smem_offset_1 for cooperative groups tiles larger
+// than a warp; indexed special registers exist only with a number in range.
+TEST(Parser, IndexedSpecialRegisters) {
+  auto ok = parse_text(kernel(
+      "mov.u32 %r1, %reserved_smem_offset_0;\nmov.u32 %r2, %reserved_smem_offset_1;\n"
+      "mov.u32 %r3, %reserved_smem_offset_cap;\nmov.u32 %r4, %envreg31;\n"));
+  ASSERT_TRUE(ok->ok()) << ok->errors();
+  const Function& f = ok->module->functions[0];
+  const Operand& first = f.operands_of(f.instructions[0])[1];
+  const Operand& second = f.operands_of(f.instructions[1])[1];
+  ASSERT_EQ(first.kind, OperandKind::Special);
+  EXPECT_EQ(first.sreg, SpecialRegister::ReservedSmemOffset);
+  EXPECT_EQ(first.sreg_index, 0);
+  EXPECT_EQ(second.sreg, SpecialRegister::ReservedSmemOffset);
+  EXPECT_EQ(second.sreg_index, 1);
+  EXPECT_EQ(f.operands_of(f.instructions[2])[1].sreg, SpecialRegister::ReservedSmemOffsetCap);
+  for (const char* bad : {"%reserved_smem_offset_2", "%reserved_smem_offset_", "%envreg", "%pm"}) {
+    auto p = parse_text(kernel(std::string("mov.u32 %r1, ") + bad + ";\n"));
+    EXPECT_FALSE(p->ok()) << bad;
+    EXPECT_NE(p->errors().find(std::string("undeclared register '") + bad + "'"), std::string::npos)
+        << p->errors();
+  }
+}
+
 TEST(Parser, LocatedDiagnostics) {
   auto p = parse_text(kernel("mov.u32 %r99, 1;\nadd.s32 %r1, %r2;\nbra $L_nowhere;\nadd.s32.foo %r1, %r2, %r3;\n"));
   std::string e = p->errors();

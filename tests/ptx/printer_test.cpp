@@ -234,6 +234,7 @@ TEST(Printer, SpecialRegistersAndComponents) {
                         "mov.u32 %r1, %tid.x;\nmov.u32 %r1, %ctaid.z;\nmov.u32 %r1, %laneid;\n"
                         "mov.u32 %r1, %envreg3;\nmov.u32 %r1, %pm2;\nmov.u64 %rd1, %pm5_64;\n"
                         "mov.u64 %rd1, %clock64;\nmov.f32 %f1, %v.y;\nmov.f32 %f1, %v.a;\n"
+                        "mov.u32 %r1, %reserved_smem_offset_1;\n"
                         "vadd.u32.u32.u32 %r1, %r2.b1, %r3.h0, %r4;\n"));
   EXPECT_CONTAINS(out, "mov.u32 %r1, %tid.x;\n");
   EXPECT_CONTAINS(out, "mov.u32 %r1, %ctaid.z;\n");
@@ -242,6 +243,7 @@ TEST(Printer, SpecialRegistersAndComponents) {
   EXPECT_CONTAINS(out, "mov.u32 %r1, %pm2;\n");
   EXPECT_CONTAINS(out, "mov.u64 %rd1, %pm5_64;\n");
   EXPECT_CONTAINS(out, "mov.u64 %rd1, %clock64;\n");
+  EXPECT_CONTAINS(out, "mov.u32 %r1, %reserved_smem_offset_1;\n");
   EXPECT_CONTAINS(out, "mov.f32 %f1, %v.y;\n");
   EXPECT_CONTAINS(out, "mov.f32 %f1, %v.w;\n");  // .r/.g/.b/.a print as .x/.y/.z/.w
   EXPECT_CONTAINS(out, "vadd.u32.u32.u32 %r1, %r2.b1, %r3.h0, %r4;\n");

@@ -7,6 +7,7 @@
 
 #include "tests/plugin_test_util.h"
 
+#include "tests/racing_sum_kernel.h"
 #include "tests/timing/timing_test_util.h"
 
 namespace warpsim::timing {
@@ -356,6 +357,87 @@ TEST(TimingGpu, HugeCachesRunASmallKernelWithLittleMemory) {
   rusage usage{};
   ASSERT_EQ(getrusage(RUSAGE_SELF, &usage), 0);
   EXPECT_LT(usage.ru_maxrss, 1024L * 1024);  // KiB: under 1 GiB
+}
+
+}  // namespace
+}  // namespace warpsim::timing
+
+namespace warpsim::timing {
+namespace {
+
+// One thread copies 16 bytes from global to shared memory with cp.async,
+// commits the group and waits with wait_group WAIT; out[0] = the cycles from
+// before the copy to after the wait, out[1] = the first word copied.
+std::string cp_async_kernel(int wait) {
+  return R"(
+.shared .align 16 .b8 buf[16];
+.visible .entry cpwait(.param .u64 src, .param .u64 out)
+{
+  .reg .b32 %r<8>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [src]; ld.param.u64 %rd2, [out];
+  mov.u32 %r2, %clock;
+  cp.async.ca.shared.global [buf], [%rd1], 16;
+  cp.async.commit_group;
+  cp.async.wait_group )" + std::to_string(wait) + R"(;
+  mov.u32 %r3, %clock;
+  ld.shared.u32 %r4, [buf];
+  sub.s32 %r5, %r3, %r2;
+  st.global.u32 [%rd2], %r5;
+  st.global.u32 [%rd2+4], %r4;
+  ret;
+}
+)";
+}
+
+// cp.async.wait_group N holds the warp until at most the N most recent
+// committed groups have copies in flight: waiting for the only group takes a
+// trip to DRAM, allowing one group in flight does not wait at all. Each
+// kernel runs twice, so that the measured run finds its instructions in the
+// (warm) instruction cache, and copies data no launch has read before.
+TEST(TimingGpu, CpAsyncWaitGroupWaitsForTheCopies) {
+  uint32_t cycles[2] = {};
+  for (int wait : {0, 1}) {
+    TimedDevice t(small_gpu(), cp_async_kernel(wait));
+    for (int run = 0; run < 2; ++run) {
+      const uint64_t src = t.alloc(16), out = t.alloc(8);
+      const uint32_t data[4] = {42u + run, 43, 44, 45};
+      ASSERT_FALSE(t.device.memory().copy_from_host(src, data, sizeof data));
+      auto r = t.run("cpwait", {1}, {1}, {param_bytes(src), param_bytes(out)});
+      ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+      auto o = t.download<uint32_t>(out, 2);
+      EXPECT_EQ(o[1], 42u + run);  // functionally the copy is done either way
+      cycles[wait] = o[0];
+    }
+  }
+  EXPECT_GT(cycles[0], 100u) << "wait_group 0 did not wait for the copy";
+  EXPECT_LT(cycles[1], 40u) << "wait_group 1 waited although one group may stay in flight";
+}
+
+}  // namespace
+}  // namespace warpsim::timing
+
+namespace warpsim::timing {
+namespace {
+
+// The racing sum (tests/racing_sum_kernel.h) in timing mode: the warps
+// interleave cycle by cycle and most updates are lost, as on a GPU - x ends
+// near one warp's sum (functional mode gives exactly that), far from the
+// eight warps' sums that warps running one after another would add up.
+TEST(TimingGpu, RacingWarpsLoseUpdatesAsOnAGpu) {
+  TimedDevice t(small_gpu(), kRacingSumPtx);
+  const uint32_t n = 200;
+  std::vector<uint32_t> a(n);
+  for (uint32_t i = 0; i < n; ++i) a[i] = i + 1;
+  const uint64_t dx = t.alloc(32 * 4), da = t.alloc(n * 4);
+  ASSERT_FALSE(t.device.memory().copy_from_host(da, a.data(), n * 4));
+  auto r = t.run("racing_sum", {1}, {256}, {param_bytes(dx), param_bytes(da), param_bytes(n)});
+  ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+  const auto x = t.download<uint32_t>(dx, 32);
+  const uint32_t one_warp = n * (n + 1) / 2;
+  for (uint32_t i = 0; i < 32; ++i) {
+    EXPECT_GE(x[i], one_warp) << "lane " << i;
+    EXPECT_LT(x[i], 2 * one_warp) << "lane " << i;
+  }
 }
 
 }  // namespace

@@ -104,6 +104,8 @@ void Sm::launch_cta(functional::Dim3 ctaid, uint64_t linear_id, uint64_t now) {
     request_fetch(ws);
     w.pending.clear();
     w.stores_in_flight = w.loads_in_flight = 0;
+    w.async_pending.assign(1, 0);
+    w.async_base = 0;
     w.instructions = 0;
     scheduler_warps_[w.scheduler].push_back(ws);
   }
@@ -306,6 +308,10 @@ IssueSlot Sm::can_issue(WarpSlot& w, const DecodedInst& inst, uint64_t now) {
   const UnitClass unit = (*units_)[&inst - ctx_->program->code.data()].unit;
   if (unit == UnitClass::Fence && (w.stores_in_flight != 0 || w.loads_in_flight != 0)) {
     w.ready_at = kPending;  // the last reply wakes it
+    return IssueSlot::Barrier;
+  }
+  if (inst.opcode == ptx::Opcode::Cp && !async_wait_satisfied(w, inst)) {
+    w.ready_at = kPending;  // a copy's completion wakes it
     return IssueSlot::Barrier;
   }
   if (unit == UnitClass::Ldst) {

@@ -148,6 +148,10 @@ class Sm : private WarpViews {
     uint32_t stores_in_flight = 0;
     uint32_t loads_in_flight = 0;
     uint64_t instructions = 0;
+    // cp.async groups: copies in flight per group, for groups async_base ..
+    // async_base + size - 1; the last is the group not yet committed.
+    std::vector<uint32_t> async_pending;
+    uint32_t async_base = 0;
   };
   struct CtaSlot {
     std::unique_ptr<functional::Cta> cta;
@@ -158,10 +162,12 @@ class Sm : private WarpViews {
   };
   // A memory instruction in flight: its destination registers wait for
   // `remaining` requests.
+  static constexpr uint32_t kNotAsync = UINT32_MAX;
   struct LoadOp {
     uint32_t warp = 0;
     uint32_t remaining = 0;
     bool used = false;
+    uint32_t async_group = kNotAsync;  // a cp.async: the group it belongs to
   };
   enum class Path : uint8_t { L1Read, L1Write, Bypass, Atomic, Constant, StoreThrough };
   struct LdstRequest {
@@ -197,6 +203,11 @@ class Sm : private WarpViews {
   void issue_memory(uint32_t slot, const functional::DecodedInst& inst, uint64_t now);
   uint32_t new_load(uint32_t warp);
   void load_part_done(uint32_t op, uint64_t now);
+  // cp.async groups (sm_memory.cpp): whether a cp.async.wait_group /
+  // wait_all may issue, and the bookkeeping of commit_group and of copies.
+  static bool async_wait_satisfied(const WarpSlot& w, const functional::DecodedInst& inst);
+  static void async_commit(WarpSlot& w);
+  static void async_copy_done(WarpSlot& w, uint32_t group);
   void wake(WarpSlot& w, uint64_t now);
   bool ldst_step(uint64_t now);
   bool drain_outbox(uint64_t now);

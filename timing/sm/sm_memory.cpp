@@ -46,8 +46,43 @@ uint32_t Sm::new_load(uint32_t warp) {
     id = static_cast<uint32_t>(loads_.size());
     loads_.emplace_back();
   }
-  loads_[id] = LoadOp{warp, 0, true};
+  loads_[id] = LoadOp{warp, 0, true, kNotAsync};
   return id;
+}
+
+// cp.async.wait_group N issues once at most the N most recent committed
+// groups have copies in flight; wait_all (commit, then wait_group 0) once no
+// copy is in flight. Other cp forms never wait here.
+bool Sm::async_wait_satisfied(const WarpSlot& w, const functional::DecodedInst& inst) {
+  const ptx::Modifiers& mods = *inst.mods;
+  if (mods.has(ptx::Flag::WaitAll)) {
+    for (uint32_t n : w.async_pending)
+      if (n != 0) return false;
+    return true;
+  }
+  if (!mods.has(ptx::Flag::WaitGroup)) return true;
+  // Groups before async_base have completed; the oldest kept one may have too.
+  size_t first = 0;
+  const size_t committed = w.async_pending.size() - 1;
+  while (first < committed && w.async_pending[first] == 0) ++first;
+  const uint64_t allowed = inst.src[0].kind == functional::Src::Imm ? inst.src[0].imm : 0;
+  return committed - first <= allowed;
+}
+
+void Sm::async_commit(WarpSlot& w) {
+  // Drop the completed groups at the front, keeping the open one.
+  size_t done = 0;
+  while (done + 1 < w.async_pending.size() && w.async_pending[done] == 0) ++done;
+  w.async_pending.erase(w.async_pending.begin(), w.async_pending.begin() + static_cast<long>(done));
+  w.async_base += static_cast<uint32_t>(done);
+  w.async_pending.push_back(0);
+}
+
+void Sm::async_copy_done(WarpSlot& w, uint32_t group) {
+  WARPSIM_INVARIANT(group >= w.async_base && group - w.async_base < w.async_pending.size() &&
+                        w.async_pending[group - w.async_base] > 0,
+                    "a cp.async completion for a group without copies in flight");
+  --w.async_pending[group - w.async_base];
 }
 
 void Sm::load_part_done(uint32_t op, uint64_t now) {
@@ -55,6 +90,7 @@ void Sm::load_part_done(uint32_t op, uint64_t now) {
   WARPSIM_INVARIANT(l.used && l.remaining > 0, "a memory reply for an operation that is not in flight");
   if (--l.remaining != 0) return;
   WarpSlot& w = warps_[l.warp];
+  if (l.async_group != kNotAsync) async_copy_done(w, l.async_group);
   for (ScoreEntry& e : w.pending)
     if (e.ready == kPending && e.load == op) e.ready = now;
   --w.loads_in_flight;
@@ -158,6 +194,17 @@ void Sm::issue_memory(uint32_t ws, const functional::DecodedInst& inst, uint64_t
         ldst_queue_.push_back(q);
       }
     }
+  }
+  if (inst.opcode == ptx::Opcode::Cp && mods->has(ptx::Flag::CommitGroup)) async_commit(w);
+  // A cp.async copy belongs to the group not yet committed (the bulk forms
+  // complete through their mbarrier or bulk groups, not these).
+  const bool async_copy = inst.opcode == ptx::Opcode::Cp && mods->has(ptx::Flag::Async) &&
+                          !mods->has(ptx::Flag::Bulk) && !mods->has(ptx::Flag::CommitGroup) &&
+                          !mods->has(ptx::Flag::WaitGroup) && !mods->has(ptx::Flag::WaitAll) &&
+                          !mods->has(ptx::Flag::Arrive);  // cp.async.mbarrier.arrive
+  if (async_copy && load.remaining != 0) {
+    load.async_group = w.async_base + static_cast<uint32_t>(w.async_pending.size()) - 1;
+    ++w.async_pending.back();
   }
   if (load.remaining == 0) {
     // Nothing to wait for (no active lane, a prefetch, or stores only).
