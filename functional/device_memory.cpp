@@ -15,6 +15,13 @@ namespace {
 
 bool is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
+// The first multiple of `align` (a power of two) at or above `v`; false on overflow.
+bool align_up(uint64_t v, uint64_t align, uint64_t& out) {
+  if (__builtin_add_overflow(v, align - 1, &out)) return false;
+  out &= ~(align - 1);
+  return true;
+}
+
 std::string format_allocation(const AllocationInfo& a) {
   const std::string name = a.label.empty() ? fmt::format("#{}", a.id) : fmt::format("'{}'", a.label);
   return fmt::format("{}allocation {} [{:#x}, +{}) ({})", a.live ? "" : "freed ", name, a.start,
@@ -111,6 +118,7 @@ DeviceMemory::DeviceMemory(DeviceMemoryConfig config)
     : config_(config), next_(config.base), next_host_visible_(config.host_visible_base) {
   WARPSIM_INVARIANT(is_pow2(config_.alignment) && config_.alignment >= 256,
                     "DeviceMemory alignment must be a power of two of at least 256");
+  WARPSIM_INVARIANT(is_pow2(config_.granule), "DeviceMemory granule must be a power of two");
   WARPSIM_INVARIANT(config_.base != 0 && config_.base % config_.alignment == 0,
                     "DeviceMemory base must be non-null and aligned");
   WARPSIM_INVARIANT(config_.host_visible_base % config_.alignment == 0,
@@ -119,6 +127,9 @@ DeviceMemory::DeviceMemory(DeviceMemoryConfig config)
                         config_.host_visible_base + config_.host_visible_size <= config_.base ||
                         config_.host_visible_base >= config_.base + config_.address_space,
                     "DeviceMemory host-visible window must not overlap the device range");
+  // Gpu mode starts at a granule even when `base` is only `alignment`-aligned.
+  const bool aligned = align_up(config_.base, start_alignment(), next_);
+  WARPSIM_INVARIANT(aligned, "DeviceMemory base overflows when aligned to the granule");
 }
 
 DeviceMemory::~DeviceMemory() = default;
@@ -145,6 +156,7 @@ uint64_t DeviceMemory::allocate(uint64_t bytes, AllocationKind kind, std::string
     Record r;
     r.start = start;
     r.size = bytes;
+    r.mapped = bytes;  // strict bounds in both modes
     r.host = std::move(host);
     r.kind = kind;
     r.id = next_id_++;
@@ -154,25 +166,37 @@ uint64_t DeviceMemory::allocate(uint64_t bytes, AllocationKind kind, std::string
     return start;
   }
 
-  // Reserve [start, start + max(bytes, 1) + guard) and round up: the guard gap
-  // is what makes an access just past the end hit no allocation.
+  // Reserve [start, start + max(bytes, 1) + guard) and round up. In Strict
+  // mode the guard gap is what makes an access just past the end hit no
+  // allocation; in Gpu mode there is none and the reservation is whole
+  // granules, all mapped but for a zero-byte allocation.
+  const bool gpu = gpu_mode();
   const uint64_t start = next_;
+  const uint64_t align = start_alignment();
   uint64_t end = 0;
   if (__builtin_add_overflow(start, std::max<uint64_t>(bytes, 1), &end) ||
-      __builtin_add_overflow(end, config_.guard + (config_.alignment - 1), &end) ||
+      __builtin_add_overflow(end, (gpu ? 0 : config_.guard) + (align - 1), &end) ||
       end - config_.base > config_.address_space)
     return fail("the simulated address space is exhausted");
-  const uint64_t next = end & ~(config_.alignment - 1);
+  const uint64_t next = end & ~(align - 1);
+  uint64_t mapped = bytes;
+  if (gpu && bytes > 0) {
+    uint64_t mapped_end = 0;
+    (void)align_up(start + bytes, config_.granule, mapped_end);  // <= next: no overflow
+    mapped = mapped_end - start;
+  }
 
+  // Gpu mode: room past the data for the tail of an access straddling the end.
+  const uint64_t host_bytes = gpu && bytes > 0 ? bytes + TranslationCache::kScratch : bytes;
   HostBlock host;
   if (bytes > 0 && bytes >= config_.mmap_threshold) {
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+    void* p = mmap(nullptr, host_bytes, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED)
       return fail(fmt::format("host mmap failed: {}", std::strerror(errno)));
-    host = HostBlock(static_cast<uint8_t*>(p), HostBlockDeleter{bytes});
+    host = HostBlock(static_cast<uint8_t*>(p), HostBlockDeleter{host_bytes});
   } else if (bytes > 0) {
-    void* p = std::calloc(bytes, 1);
+    void* p = std::calloc(host_bytes, 1);
     if (p == nullptr) return fail("host calloc failed");
     host = HostBlock(static_cast<uint8_t*>(p), HostBlockDeleter{0});
   }
@@ -180,6 +204,7 @@ uint64_t DeviceMemory::allocate(uint64_t bytes, AllocationKind kind, std::string
   Record r;
   r.start = start;
   r.size = bytes;
+  r.mapped = mapped;
   r.host = std::move(host);
   r.kind = kind;
   r.id = next_id_++;
@@ -237,17 +262,20 @@ Fault DeviceMemory::register_host(void* host, uint64_t bytes, std::string_view l
   if (host == nullptr || bytes == 0 || __builtin_add_overflow(start, bytes, &end))
     return make_fault(FaultKind::InvalidValue, start, bytes, AccessKind::Write, nullptr,
                       fmt::format("cannot register host range {:#x} of {} bytes", start, bytes));
-  // Freed records in the range are only diagnostics: they give way.
-  std::erase_if(records_, [&](const Record& r) {
-    return !r.live && r.start < end && start < r.start + std::max<uint64_t>(r.size, 1);
-  });
+  // Freed records in the range are only diagnostics: they give way. A live
+  // allocation's mapped slack (Gpu mode) is the device's too.
+  auto overlaps = [&](const Record& r) {
+    return r.start < end && start < r.start + std::max<uint64_t>({r.size, r.mapped, 1});
+  };
+  std::erase_if(records_, [&](const Record& r) { return !r.live && overlaps(r); });
   for (const Record& r : records_)
-    if (r.live && r.start < end && start < r.start + std::max<uint64_t>(r.size, 1))
+    if (r.live && overlaps(r))
       return make_fault(FaultKind::Overlap, start, bytes, AccessKind::Write, &r,
                         "the range overlaps memory the device already knows");
   Record r;
   r.start = start;
   r.size = bytes;
+  r.mapped = bytes;
   r.host = HostBlock(static_cast<uint8_t*>(host), HostBlockDeleter{kNotOwned});
   r.kind = AllocationKind::HostRegistered;
   r.id = next_id_++;
@@ -384,15 +412,64 @@ uint8_t* DeviceMemory::translate_slow(uint64_t addr, uint32_t size, AccessKind a
     fault = make_fault(FaultKind::Misaligned, addr, size, access, nearest_record(addr));
     return nullptr;
   }
-  const Record* r = resolve(addr, size, access, {}, fault);
-  if (r == nullptr) return nullptr;
-  const bool writable = r->kind != AllocationKind::Const;
-  if (access != AccessKind::Read && !writable) {
-    fault = make_fault(FaultKind::ReadOnly, addr, size, access, r);
+  // One lookup: the allocation below `addr`, whose mapped extent is its
+  // size except for ordinary allocations in Gpu mode.
+  const size_t i = find_index(addr);
+  if (i < records_.size() && records_[i].live) {
+    const Record* r = &records_[i];
+    const uint64_t off = addr - r->start;
+    if (off < r->mapped && size <= r->mapped - off) {
+      if (off >= r->size || size > r->size - off)
+        return translate_slack(*r, off, size, access, fault, cache);
+      const bool writable = r->kind != AllocationKind::Const;
+      if (access != AccessKind::Read && !writable) {
+        fault = make_fault(FaultKind::ReadOnly, addr, size, access, r);
+        return nullptr;
+      }
+      // Field by field: the scratch may hold what an earlier access still uses.
+      cache.start = r->start;
+      cache.size = r->size;
+      cache.host = r->host.get();
+      cache.writable = writable;
+      return r->host.get() + off;
+    }
+  }
+  (void)resolve(addr, size, access, {}, fault);  // faults: the report's lookup
+  return nullptr;
+}
+
+uint8_t* DeviceMemory::translate_slack(const Record& r, uint64_t off, uint32_t size,
+                                       AccessKind access, Fault& fault,
+                                       TranslationCache& cache) const {
+  const uint64_t addr = r.start + off;
+  if (access != AccessKind::Read && r.kind == AllocationKind::Const) {
+    fault = make_fault(FaultKind::ReadOnly, addr, size, access, &r);
     return nullptr;
   }
-  cache = TranslationCache{r->start, r->size, r->host.get(), writable};
-  return r->host.get() + (addr - r->start);
+  if (size > TranslationCache::kScratch) {  // no instruction accesses this much at once
+    fault = make_fault(FaultKind::OutOfBounds, addr, size, access, &r,
+                       fmt::format("accesses of more than {} bytes to the mapped slack past an "
+                                   "allocation are not simulated",
+                                   TranslationCache::kScratch));
+    return nullptr;
+  }
+  if (off >= r.size) {
+    // Wholly in the slack: zeros to read (an atomic reads zero too), a sink
+    // whose contents nobody reads to write.
+    if (access != AccessKind::Write) std::memset(cache.scratch, 0, size);
+    return cache.scratch;
+  }
+  const uint64_t inside = r.size - off;  // < size: the access straddles the end
+  uint8_t* p = r.host.get() + off;
+  if (access == AccessKind::Read) {
+    std::memcpy(cache.scratch, p, inside);
+    std::memset(cache.scratch + inside, 0, size - inside);
+    return cache.scratch;
+  }
+  // A write keeps its in-bounds bytes; its tail lands in the block's padding,
+  // cleared first so that an atomic reads zero there.
+  std::memset(p + inside, 0, size - inside);
+  return p;
 }
 
 uint8_t* DeviceMemory::host_range(uint64_t addr, uint64_t size, AccessKind access,

@@ -6,13 +6,32 @@
 //
 // Address layout (deterministic: it depends only on the sequence of calls,
 // never on host pointers). Allocations are laid out upwards from `base`
-// (default 0x7f0000000000) by a bump pointer; each start is aligned to
-// `alignment` (64 KiB, so also to the 256 bytes cudaMalloc promises) and is
-// followed by at least `guard` (64 KiB) unmapped bytes, so an access just past
-// an allocation, or just below the next one, hits no allocation and faults.
+// (default 0x7f0000000000) by a bump pointer. Where a kernel access faults
+// depends on the memory-check mode (DeviceMemoryConfig::check):
+//  - Strict (compute-sanitizer's view): each start is aligned to `alignment`
+//    (64 KiB, so also to the 256 bytes cudaMalloc promises) and is followed by
+//    at least `guard` (64 KiB) unmapped bytes, so an access just past an
+//    allocation, or just below the next one, hits no allocation and faults.
+//  - Gpu (the default; a real GPU's view): the CUDA runtime maps device
+//    memory in `granule`s (2 MiB) and a GPU faults only at unmapped ones. Each
+//    start is aligned to the granule and allocations follow each other
+//    granule after granule with no guard, so an allocation's mapped extent is
+//    [start, align_up(start + size, granule)) and the bytes just below an
+//    allocation are the mapped tail of the one before. A kernel access in the
+//    slack past an allocation's data does not fault; it is approximated (a GPU
+//    would touch whatever lies there): reads of slack return zeros, writes to
+//    it are dropped. An access straddling the end keeps its in-bounds bytes
+//    (its out-of-bounds bytes read as zero, and are written to padding no
+//    read sees). Anything outside every live allocation's mapped extent
+//    faults as in Strict mode; a zero-byte allocation maps nothing.
+//  Only ordinary allocations change with the mode: host-visible mappings
+//  (below) and registered host memory keep their own placement and strict
+//  bounds for kernel accesses, and the host-side helpers (copies, memsets)
+//  check strict allocation bounds in both modes.
 // Addresses are never reused within one DeviceMemory: a freed allocation
 // keeps its record (the most recent `freed_records_kept` of them), so a later
-// access to it is reported as use-after-free, naming it.
+// access to it is reported as use-after-free, naming it (in Gpu mode too:
+// freeing unmaps its granules).
 //
 // Backing storage: one host block per allocation, so an allocation is
 // contiguous in host memory and translate() is one subtraction. Blocks of
@@ -32,6 +51,7 @@
 // pointer from translate() stays valid until that allocation is freed or the
 // DeviceMemory is destroyed. Host pointers are only as aligned as the device
 // offset and 16 bytes allow; copy through them with memcpy.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -44,16 +64,24 @@
 
 namespace warpsim::functional {
 
+// Where kernel accesses fault (see the header comment).
+enum class MemoryCheck : uint8_t {
+  Gpu,     // at unmapped granules only, like a GPU
+  Strict,  // outside an allocation's bytes, like compute-sanitizer
+};
+
 struct DeviceMemoryConfig {
+  MemoryCheck check = MemoryCheck::Gpu;
   uint64_t capacity = uint64_t{80} << 30;  // bytes of device memory (HostPinned not counted)
   uint64_t base = 0x7f0000000000;          // first allocation's address
   uint64_t alignment = 64 << 10;           // start alignment; power of two, >= 256
   uint64_t guard = 64 << 10;               // minimum unallocated gap after each allocation
+  uint64_t granule = 2 << 20;              // Gpu mode: mapping unit; power of two
   uint64_t mmap_threshold = 64 << 10;      // blocks this large or larger are lazily mmap'ed
   size_t freed_records_kept = 1 << 16;     // freed allocations remembered for diagnostics
   // Device addresses stay within [base, base + address_space): addresses are
-  // never reused, so this bounds the bytes (plus guards) a process may ever
-  // allocate; 16 TiB by default.
+  // never reused, so this bounds the bytes (plus guards, or whole granules in
+  // Gpu mode) a process may ever allocate; 16 TiB by default.
   uint64_t address_space = uint64_t{1} << 44;
   // Host-visible allocations (Managed, HostPinned): when non-zero, each is a
   // host mapping placed at an address of its own in the window
@@ -67,11 +95,16 @@ struct DeviceMemoryConfig {
 
 // The last allocation a translate() resolved: a warp's lanes usually hit the
 // same one, so the next access costs a few compares. Size 0 means empty.
+// `scratch` serves Gpu-mode accesses to the slack past an allocation's data
+// (zeros to read, a sink to write): a pointer into it stays valid until the
+// next translate() with the same cache.
 struct TranslationCache {
+  static constexpr uint32_t kScratch = 64;  // largest slack access; ld/st.v8 is 32 bytes
   uint64_t start = 0;
   uint64_t size = 0;
   uint8_t* host = nullptr;
   bool writable = false;
+  alignas(16) uint8_t scratch[kScratch] = {};
 };
 
 class DeviceMemory {
@@ -124,8 +157,9 @@ class DeviceMemory {
   // Host pointer for the device range [addr, addr + size), or nullptr with
   // `fault` filled in. Checks, in order: size != 0 (InvalidValue), natural
   // alignment for power-of-two sizes (Misaligned), the range lies in one
-  // allocation (UseAfterFree if it is freed, else OutOfBounds), and Write /
-  // Atomic to a Const allocation (ReadOnly). `fault` is untouched on success.
+  // allocation (UseAfterFree if it is freed, else OutOfBounds; in Gpu mode
+  // one allocation's mapped extent, the slack served from cache.scratch),
+  // and Write / Atomic to a Const allocation (ReadOnly). `fault` is untouched on success.
   // The last allocation hit is cached, so repeated accesses to one allocation
   // (a warp's lanes) cost a few compares and no lookup.
   uint8_t* translate(uint64_t addr, uint32_t size, AccessKind access, Fault& fault) {
@@ -200,6 +234,11 @@ class DeviceMemory {
   struct Record {
     uint64_t start = 0;
     uint64_t size = 0;
+    // Bytes from `start` that kernel accesses may touch: `size`, or in Gpu
+    // mode the allocation's whole granules (0 for a zero-byte allocation).
+    uint64_t mapped = 0;
+    // Gpu mode: host blocks are kScratch bytes longer than `size`, so an
+    // access straddling the end can write its tail there.
     HostBlock host;  // null for zero-byte and freed allocations
     AllocationKind kind = AllocationKind::Device;
     bool live = true;
@@ -210,6 +249,10 @@ class DeviceMemory {
 
   uint8_t* translate_slow(uint64_t addr, uint32_t size, AccessKind access, Fault& fault,
                           TranslationCache& cache) const;
+  // Gpu mode: an access to live `r` that lies in its mapped extent but not
+  // wholly in its data, at offset `off`.
+  uint8_t* translate_slack(const Record& r, uint64_t off, uint32_t size, AccessKind access,
+                           Fault& fault, TranslationCache& cache) const;
   // Index of the record with the greatest start <= addr, or records_.size().
   size_t find_index(uint64_t addr) const;
   const Record* nearest_record(uint64_t addr) const;
@@ -233,6 +276,11 @@ class DeviceMemory {
   HostBlock map_host_visible(uint64_t bytes, uint64_t& start, std::string& why);
   // Inserts a record keeping records_ sorted by start.
   void insert_record(Record r);
+  bool gpu_mode() const { return config_.check == MemoryCheck::Gpu; }
+  // Start alignment of ordinary allocations: Gpu mode starts at granules.
+  uint64_t start_alignment() const {
+    return gpu_mode() ? std::max(config_.alignment, config_.granule) : config_.alignment;
+  }
   bool host_visible(AllocationKind kind) const {
     return config_.host_visible_base != 0 &&
            (kind == AllocationKind::Managed || kind == AllocationKind::HostPinned);

@@ -19,6 +19,10 @@ const config::Table<ExecutorOptions>& executor_config_table() {
     t.integer("watchdog", &E::watchdog, "instructions",
               "most warp instructions one CTA may run before the launch stops with a timeout fault (a "
               "hung kernel); the default, 2^30 (a hang ends after about 2 minutes in functional mode, 20 in timing mode), is far beyond any real block's work; 0: unlimited");
+    t.enumeration("memcheck", &E::memcheck, {{"gpu", MemoryCheck::Gpu}, {"strict", MemoryCheck::Strict}},
+                  "where kernel accesses to device memory fault: gpu, like a GPU, only outside the 2 MiB "
+                  "granules the allocations map (slack past an allocation's end reads zero, writes to it "
+                  "are dropped); strict, like compute-sanitizer, outside every allocation's bytes");
     return t;
   }();
   return table;

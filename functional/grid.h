@@ -31,6 +31,9 @@ struct ExecutorOptions {
   uint32_t warp_quantum = 4096;  // instructions a warp runs before the next warp's turn
   uint32_t cta_quantum = 16384;  // co-resident CTAs: warp instructions per turn
   uint64_t watchdog = uint64_t{1} << 30;  // max warp instructions per CTA; 0: unlimited
+  // Where kernel accesses to device memory fault; read by whoever creates the
+  // DeviceMemory (the CUDA runtime), not by the executor.
+  MemoryCheck memcheck = MemoryCheck::Gpu;
   // Progress counters and the stop request of whoever watches the run
   // (`warpsim run`); null: nobody. Not a configuration value.
   LaunchMonitor* monitor = nullptr;

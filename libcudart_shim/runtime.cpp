@@ -138,6 +138,7 @@ void Runtime::make_device() {
   mem.address_space = kDeviceWindow;
   mem.host_visible_base = kHostVisibleBase;
   mem.host_visible_size = kHostVisibleWindow;
+  mem.check = config_.functional.memcheck;
   device_ = std::make_unique<functional::Device>(mem);
   device_->set_sm_count(static_cast<uint32_t>(config_.gpu.num_sms));
   map_progress_page();

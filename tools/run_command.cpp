@@ -50,6 +50,7 @@ struct RunOptions {
   std::string config;
   std::vector<std::string> overrides;
   std::string mode = "timing";
+  std::string memcheck;  // empty: the configuration's functional.memcheck
   std::string stats;
   std::string power_trace;
   double progress = 0;  // seconds between progress lines; 0: none
@@ -311,7 +312,7 @@ ChildEnd wait_for_program(pid_t pid, RunProgressView& progress) {
   return end;
 }
 
-int run(const RunOptions& opt) {
+int run(RunOptions opt) {
   if (opt.command.empty()) {
     fmt::print(stderr, "warpsim run: no program given (warpsim run [options] -- PROGRAM [ARGS...])\n");
     return 2;
@@ -319,6 +320,14 @@ int run(const RunOptions& opt) {
   if (opt.mode != "functional" && opt.mode != "timing") {
     fmt::print(stderr, "warpsim run: unknown mode '{}' (functional or timing)\n", opt.mode);
     return 2;
+  }
+  if (!opt.memcheck.empty()) {
+    if (opt.memcheck != "gpu" && opt.memcheck != "strict") {
+      fmt::print(stderr, "warpsim run: unknown --memcheck '{}' (gpu or strict)\n", opt.memcheck);
+      return 2;
+    }
+    // The last override wins, so --memcheck beats a --set of the same key.
+    opt.overrides.push_back("functional.memcheck=" + opt.memcheck);
   }
   // From here on a signal is recorded, not fatal: warpsim stops the program
   // and removes its temporary files before it exits.
@@ -482,6 +491,9 @@ void register_run_command(CLI::App& app) {
   run_cmd->add_option("--set", opt->overrides, "Override a configuration value: section.key=value")
       ->take_all();
   run_cmd->add_option("--mode", opt->mode, "Simulation mode: timing (cycle-level, the default) or functional (fast, no cycles)");
+  run_cmd->add_option("--memcheck", opt->memcheck,
+                      "Device-memory checking: gpu (the default; faults only outside the 2 MiB granules "
+                      "a GPU maps) or strict (faults outside every allocation, like compute-sanitizer)");
   run_cmd->add_option("--stats", opt->stats, "Write the run's statistics as JSON to this file");
   run_cmd->add_option("--power-trace", opt->power_trace,
                       "Timing mode: write power over time as CSV to this file (one row per "

@@ -15,6 +15,14 @@ namespace warpsim::functional {
 namespace {
 
 constexpr uint64_t kBase = 0x7f0000000000;
+constexpr uint64_t kGranule = 2 << 20;
+
+// Tests of faults between allocations as compute-sanitizer sees them.
+DeviceMemoryConfig strict_config() {
+  DeviceMemoryConfig c;
+  c.check = MemoryCheck::Strict;
+  return c;
+}
 
 // Resident set size of this process in bytes (Linux /proc/self/statm).
 uint64_t resident_bytes() {
@@ -28,7 +36,7 @@ uint64_t resident_bytes() {
 
 TEST(DeviceMemory, AddressesAreAlignedSeparatedAndDeterministic) {
   const std::array<uint64_t, 6> sizes{1, 1000, 256, 4097, 65536, 3};
-  DeviceMemory mem;
+  DeviceMemory mem(strict_config());
   std::vector<uint64_t> addrs;
   for (uint64_t bytes : sizes) addrs.push_back(mem.allocate(bytes, AllocationKind::Device, "a"));
   EXPECT_EQ(addrs[0], kBase);
@@ -39,7 +47,7 @@ TEST(DeviceMemory, AddressesAreAlignedSeparatedAndDeterministic) {
     }
   }
   // Same calls, same addresses: nothing depends on host pointers.
-  DeviceMemory again;
+  DeviceMemory again(strict_config());
   for (size_t i = 0; i < sizes.size(); ++i)
     EXPECT_EQ(again.allocate(sizes[i], AllocationKind::Device, "a"), addrs[i]);
   EXPECT_EQ(again.allocations().size(), addrs.size());
@@ -109,7 +117,7 @@ TEST(DeviceMemory, SparseHugeAllocationUsesLittleHostMemory) {
 }
 
 TEST(DeviceMemory, OutOfBoundsPastEndBelowStartAndInGap) {
-  DeviceMemory mem;
+  DeviceMemory mem(strict_config());
   const uint64_t a = mem.allocate(1024, AllocationKind::Device, "d_out");
   const uint64_t b = mem.allocate(512, AllocationKind::Device, "d_in");
   uint32_t v = 0;
@@ -149,7 +157,7 @@ TEST(DeviceMemory, OutOfBoundsPastEndBelowStartAndInGap) {
   EXPECT_EQ(f.nearest->label, "odd");
   EXPECT_NE(describe(f).find("overruns the end"), std::string::npos) << describe(f);
 
-  DeviceMemory empty;
+  DeviceMemory empty(strict_config());
   f = empty.read(kBase, &v, 4);
   EXPECT_EQ(f.kind, FaultKind::OutOfBounds);
   EXPECT_FALSE(f.nearest);
@@ -333,7 +341,7 @@ TEST(DeviceMemory, ConstIsReadOnlyForDeviceWrites) {
 }
 
 TEST(DeviceMemory, TranslateCacheAlternatingAllocations) {
-  DeviceMemory mem;
+  DeviceMemory mem(strict_config());
   const uint64_t a = mem.allocate(4096, AllocationKind::Device, "a");
   const uint64_t b = mem.allocate(100, AllocationKind::Device, "b");
   for (uint32_t i = 0; i < 100; ++i) {
@@ -367,7 +375,7 @@ TEST(DeviceMemory, TranslateCacheAlternatingAllocations) {
 }
 
 TEST(DeviceMemory, DescribeText) {
-  DeviceMemory mem;
+  DeviceMemory mem(strict_config());
   const uint64_t a = mem.allocate(1024, AllocationKind::Device, "d_out");
   const uint32_t v = 0;
   EXPECT_EQ(describe(mem.write(a + 1024, &v, 4)),
@@ -393,6 +401,191 @@ TEST(DeviceMemory, DescribeText) {
   EXPECT_EQ(describe(Fault{}), "");
 }
 
+// --- memory-check modes ----------------------------------------------------
+
+TEST(DeviceMemoryGpuMode, IsTheDefaultAndLaysAllocationsOutInGranules) {
+  EXPECT_EQ(DeviceMemoryConfig{}.check, MemoryCheck::Gpu);
+  DeviceMemory mem;
+  const uint64_t a = mem.allocate(1000, AllocationKind::Device, "a");
+  const uint64_t b = mem.allocate(3 * kGranule + 1, AllocationKind::Device, "b");
+  const uint64_t c = mem.allocate(kGranule, AllocationKind::Device, "c");
+  const uint64_t z = mem.allocate(0, AllocationKind::Device, "z");
+  const uint64_t d = mem.allocate(1, AllocationKind::Device, "d");
+  // Contiguous granules, no guard: each start is the previous mapped end.
+  EXPECT_EQ(a, kBase);
+  EXPECT_EQ(b, a + kGranule);
+  EXPECT_EQ(c, b + 4 * kGranule);
+  EXPECT_EQ(z, c + kGranule);
+  EXPECT_EQ(d, z + kGranule);  // a zero-byte allocation still has a unique address
+  for (uint64_t x : {a, b, c, z, d}) EXPECT_EQ(x % kGranule, 0u);
+  uint8_t byte = 1;
+  EXPECT_EQ(mem.read(z, &byte, 1).kind, FaultKind::OutOfBounds);  // maps nothing
+  // A base aligned only to `alignment` is rounded up to the granule.
+  DeviceMemoryConfig odd;
+  odd.base = kBase + (64 << 10);
+  DeviceMemory shifted(odd);
+  EXPECT_EQ(shifted.allocate(8, AllocationKind::Device, "s"), kBase + kGranule);
+}
+
+TEST(DeviceMemoryGpuMode, AccessBeforeTheNextAllocationRunsOn) {
+  // Rodinia srad_v2 reads 1 KiB before the start of a cudaMalloc buffer: on
+  // a GPU that is the mapped tail of the buffer before it.
+  DeviceMemory mem;
+  mem.allocate(4096, AllocationKind::Device, "first");
+  const uint64_t b = mem.allocate(4096, AllocationKind::Device, "second");
+  uint32_t v = 7;
+  EXPECT_FALSE(mem.read(b - 1024, &v, 4)) << describe(mem.read(b - 1024, &v, 4));
+  EXPECT_EQ(v, 0u);
+  // Where the first allocation fills its granule, the bytes below the next
+  // one are its data.
+  DeviceMemory full;
+  const uint64_t f1 = full.allocate(kGranule, AllocationKind::Device, "full");
+  const uint64_t f2 = full.allocate(64, AllocationKind::Device, "next");
+  const uint32_t magic = 0xC0FFEE;
+  ASSERT_FALSE(full.copy_from_host(f1 + kGranule - 1024, &magic, 4));
+  v = 0;
+  EXPECT_FALSE(full.read(f2 - 1024, &v, 4));
+  EXPECT_EQ(v, magic);
+  // Strict mode faults there, naming the next allocation.
+  DeviceMemory strict(strict_config());
+  strict.allocate(4096, AllocationKind::Device, "first");
+  const uint64_t sb = strict.allocate(4096, AllocationKind::Device, "second");
+  const Fault f = strict.read(sb - 1024, &v, 4);
+  ASSERT_EQ(f.kind, FaultKind::OutOfBounds);
+  ASSERT_TRUE(f.nearest);
+  EXPECT_EQ(f.nearest->label, "second");
+}
+
+TEST(DeviceMemoryGpuMode, SlackPastTheEndReadsZeroAndDropsWrites) {
+  DeviceMemory mem;
+  const uint64_t a = mem.allocate(1000, AllocationKind::Device, "a");
+  const uint64_t b = mem.allocate(256, AllocationKind::Device, "b");
+  std::vector<uint8_t> pattern(1000);
+  std::iota(pattern.begin(), pattern.end(), uint8_t{1});
+  ASSERT_FALSE(mem.copy_from_host(a, pattern.data(), pattern.size()));
+  const uint64_t ones = ~uint64_t{0};
+  ASSERT_FALSE(mem.copy_from_host(b, &ones, 8));
+
+  uint64_t v = ones;
+  EXPECT_FALSE(mem.read(a + 1000, &v, 8));  // just past the end
+  EXPECT_EQ(v, 0u);
+  EXPECT_FALSE(mem.write(a + 1000, &ones, 8));          // dropped
+  EXPECT_FALSE(mem.write(a + kGranule - 8, &ones, 8));  // the granule's last bytes
+  v = ones;
+  EXPECT_FALSE(mem.read(a + 1000, &v, 8));
+  EXPECT_EQ(v, 0u);
+  v = ones;
+  EXPECT_FALSE(mem.read(a + kGranule - 8, &v, 8));
+  EXPECT_EQ(v, 0u);
+  // An atomic in the slack sees zero; a 32-byte vector access works too.
+  Fault f;
+  uint8_t* p = mem.translate(a + 2048, 4, AccessKind::Atomic, f);
+  ASSERT_NE(p, nullptr) << describe(f);
+  uint32_t w = 1;
+  std::memcpy(&w, p, 4);
+  EXPECT_EQ(w, 0u);
+  std::array<uint8_t, 32> vec{};
+  vec.fill(0xAB);
+  EXPECT_FALSE(mem.read(a + 1024, vec.data(), 32));
+  EXPECT_TRUE(std::all_of(vec.begin(), vec.end(), [](uint8_t x) { return x == 0; }));
+  // A read straddling the end keeps its in-bounds bytes and reads zeros past
+  // them; a straddling write keeps its in-bounds bytes only.
+  uint16_t s = 0;
+  EXPECT_FALSE(mem.read(a + 998, &s, 2));
+  EXPECT_EQ(s, pattern[998] | pattern[999] << 8);
+  vec.fill(0xAB);
+  EXPECT_FALSE(mem.read(a + 992, vec.data(), 16));  // 8 data bytes, 8 slack bytes
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(vec[i], pattern[992 + i]) << i;
+  for (int i = 8; i < 16; ++i) EXPECT_EQ(vec[i], 0) << i;
+  std::array<uint8_t, 16> sixteen{};
+  sixteen.fill(0xCD);
+  EXPECT_FALSE(mem.write(a + 992, sixteen.data(), 16));
+  vec.fill(0xAB);
+  EXPECT_FALSE(mem.read(a + 992, vec.data(), 16));
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(vec[i], 0xCD) << i;
+  for (int i = 8; i < 16; ++i) EXPECT_EQ(vec[i], 0) << i;
+  p = mem.translate(a + 992, 16, AccessKind::Atomic, f);  // a straddling atomic sees a zero tail
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p[8], 0);
+
+  // Nothing else changed: a's data (bar the straddling write's bytes) and b.
+  std::vector<uint8_t> back(1000);
+  ASSERT_FALSE(mem.copy_to_host(back.data(), a, back.size()));
+  for (size_t i = 992; i < 1000; ++i) pattern[i] = 0xCD;
+  EXPECT_EQ(back, pattern);
+  v = 0;
+  ASSERT_FALSE(mem.copy_to_host(&v, b, 8));
+  EXPECT_EQ(v, ones);
+
+  // Host-side helpers keep strict bounds.
+  EXPECT_EQ(mem.copy_to_host(&v, a + 1000, 8).kind, FaultKind::OutOfBounds);
+  EXPECT_EQ(mem.memset(a + 996, 0, 8).kind, FaultKind::OutOfBounds);
+  EXPECT_EQ(mem.host_pointer(a + 1000, 1, f), nullptr);
+
+  // Const allocations stay read-only in their slack.
+  const uint64_t c = mem.allocate(4, AllocationKind::Const, "c");
+  EXPECT_FALSE(mem.read(c + 8, &v, 8));
+  EXPECT_EQ(mem.write(c + 8, &v, 8).kind, FaultKind::ReadOnly);
+}
+
+TEST(DeviceMemoryGpuMode, UnmappedAddressesStillFault) {
+  DeviceMemory mem;
+  const uint64_t a = mem.allocate(1024, AllocationKind::Device, "d_out");
+  const uint64_t b = mem.allocate(100, AllocationKind::Device, "last");
+  uint32_t v = 0;
+  // Beyond the last mapped granule: the structured report, nearest named.
+  Fault f = mem.write(b + kGranule, &v, 4);
+  ASSERT_EQ(f.kind, FaultKind::OutOfBounds);
+  EXPECT_EQ(f.address, b + kGranule);
+  ASSERT_TRUE(f.nearest);
+  EXPECT_EQ(f.nearest->label, "last");
+  EXPECT_NE(describe(f).find("bytes past the end of allocation 'last'"), std::string::npos)
+      << describe(f);
+  EXPECT_EQ(mem.read(b + (uint64_t{16} << 30), &v, 4).kind, FaultKind::OutOfBounds);
+  EXPECT_EQ(mem.read(kBase - 4, &v, 4).kind, FaultKind::OutOfBounds);  // below the first
+  EXPECT_EQ(mem.read(0, &v, 4).kind, FaultKind::OutOfBounds);
+  // The last bytes of the granule are mapped; one more is not.
+  EXPECT_FALSE(mem.read(b + kGranule - 4, &v, 4));
+  EXPECT_EQ(mem.read(b + kGranule - 2, &v, 4).kind, FaultKind::Misaligned);
+  std::array<uint8_t, 3> three{};
+  EXPECT_EQ(mem.read(b + kGranule - 2, three.data(), 3).kind, FaultKind::OutOfBounds);
+  // Use-after-free: a freed allocation's granules are unmapped.
+  ASSERT_FALSE(mem.write(a + 16, &v, 4));
+  ASSERT_FALSE(mem.free(a));
+  EXPECT_EQ(mem.read(a + 16, &v, 4).kind, FaultKind::UseAfterFree);
+  f = mem.read(a + 2048, &v, 4);  // its slack
+  EXPECT_EQ(f.kind, FaultKind::OutOfBounds);
+  ASSERT_TRUE(f.nearest);
+  EXPECT_EQ(f.nearest->label, "d_out");
+  EXPECT_EQ(mem.read(b - 1024, &v, 4).kind, FaultKind::OutOfBounds);
+}
+
+TEST(DeviceMemoryGpuMode, StrictModeFaultsInTheSlack) {
+  DeviceMemory mem(strict_config());
+  const uint64_t a = mem.allocate(1000, AllocationKind::Device, "a");
+  uint64_t v = 0;
+  EXPECT_EQ(mem.read(a + 1000, &v, 8).kind, FaultKind::OutOfBounds);
+  EXPECT_EQ(mem.write(a + 1000, &v, 8).kind, FaultKind::OutOfBounds);
+  EXPECT_FALSE(mem.read(a + 992, &v, 8));
+  std::array<uint8_t, 16> vec{};
+  EXPECT_EQ(mem.read(a + 992, vec.data(), 16).kind, FaultKind::OutOfBounds);
+  EXPECT_EQ(mem.read(a + kGranule - 8, &v, 8).kind, FaultKind::OutOfBounds);
+  Fault f;
+  EXPECT_EQ(mem.translate(a + 2048, 4, AccessKind::Atomic, f), nullptr);
+  EXPECT_EQ(f.kind, FaultKind::OutOfBounds);
+  // Strict layout: 64 KiB alignment and a 64 KiB guard, not granules.
+  EXPECT_EQ(mem.allocate(8, AllocationKind::Device, "b"), a + (128 << 10));
+}
+
+TEST(DeviceMemoryGpuMode, AddressSpaceStillBoundsAllocations) {
+  DeviceMemoryConfig c;
+  c.address_space = 4 * kGranule;
+  DeviceMemory mem(c);
+  for (int i = 0; i < 4; ++i) EXPECT_NE(mem.allocate(1, AllocationKind::Device, "x"), 0u) << i;
+  Fault err;
+  EXPECT_EQ(mem.allocate(1, AllocationKind::Device, "y", &err), 0u);
+  EXPECT_EQ(err.kind, FaultKind::OutOfMemory);
+}
 
 // Managed and pinned memory in the host-visible window: the device address
 // is a host pointer the host can use directly (unified addressing).

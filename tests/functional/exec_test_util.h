@@ -17,14 +17,24 @@ namespace warpsim::functional::testing {
 inline constexpr const char* kPtxHeader = ".version 8.5\n.target sm_90\n.address_size 64\n";
 
 struct Loaded {
+  explicit Loaded(DeviceMemoryConfig memory = {}) : device(memory) {}
   Device device;
   std::shared_ptr<const Program> program;
 };
 
+// Device memory that faults at any byte outside an allocation (compute-
+// sanitizer's view), for tests of the out-of-bounds reports.
+inline DeviceMemoryConfig strict_memory() {
+  DeviceMemoryConfig c;
+  c.check = MemoryCheck::Strict;
+  return c;
+}
+
 // Parses `body` (module contents after the header, or a whole module when
 // `with_header` is false) into a fresh Device; fails the test on diagnostics.
-inline std::unique_ptr<Loaded> load(const std::string& body, bool with_header = true) {
-  auto l = std::make_unique<Loaded>();
+inline std::unique_ptr<Loaded> load(const std::string& body, bool with_header = true,
+                                    DeviceMemoryConfig memory = {}) {
+  auto l = std::make_unique<Loaded>(memory);
   DiagnosticEngine diags;
   l->program = l->device.load_ptx(with_header ? std::string(kPtxHeader) + body : body, "test.ptx", diags);
   EXPECT_TRUE(l->program) << diags.format_all();

@@ -41,7 +41,7 @@ DONE:
 )";
 
 TEST(Executor, FaultReportText) {
-  auto l = load(kVecAdd);
+  auto l = load(kVecAdd, true, strict_memory());
   uint64_t buf = upload(l->device, std::vector<uint32_t>(4));
   auto r = run(*l, "vadd", {1}, {32}, {param_bytes(buf), param_bytes(buf), param_bytes(buf), param_bytes(uint32_t{32})});
   ASSERT_TRUE(r.fault);
@@ -69,7 +69,7 @@ TEST(Executor, VectorAdd) {
 }
 
 TEST(Executor, OutOfBoundsReportsAndContinues) {
-  auto l = load(kVecAdd);
+  auto l = load(kVecAdd, true, strict_memory());
   const uint32_t n = 64;
   uint64_t da = upload(l->device, std::vector<uint32_t>(n)), db = upload(l->device, std::vector<uint32_t>(n));
   uint64_t dc = upload(l->device, std::vector<uint32_t>(n));
@@ -88,6 +88,31 @@ TEST(Executor, OutOfBoundsReportsAndContinues) {
   // The device is still usable afterwards.
   auto ok = run(*l, "vadd", {1}, {64}, {param_bytes(da), param_bytes(db), param_bytes(dc), param_bytes(n)});
   EXPECT_TRUE(ok.ok());
+}
+
+// The default memory check is a GPU's: the same overrun stays inside the
+// buffers' mapped 2 MiB granules, so it reads zeros, its stores are dropped
+// and the launch succeeds; a stride that leaves the granules still faults.
+TEST(Executor, GpuMemoryCheckLetsSlackAccessesThrough) {
+  auto l = load(kVecAdd);
+  const uint32_t n = 64;
+  std::vector<uint32_t> a(n), b(n);
+  std::iota(a.begin(), a.end(), 1u);
+  std::iota(b.begin(), b.end(), 100u);
+  uint64_t da = upload(l->device, a), db = upload(l->device, b);
+  uint64_t dc = upload(l->device, std::vector<uint32_t>(n));
+  auto r = run(*l, "vadd", {1}, {128}, {param_bytes(da), param_bytes(db), param_bytes(dc), param_bytes(uint32_t{100})});
+  ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+  auto c = download(l->device, dc, n);
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
+  // `a` 256 bytes below the end of the last granule: thread 64 leaves it.
+  const uint64_t tail = dc + (2 << 20) - 256;
+  auto far = run(*l, "vadd", {1}, {128}, {param_bytes(tail), param_bytes(db), param_bytes(dc), param_bytes(uint32_t{100})});
+  ASSERT_FALSE(far.ok());
+  EXPECT_EQ(far.error, LaunchError::IllegalAddress);
+  ASSERT_TRUE(far.fault);
+  EXPECT_EQ(far.fault->fault.kind, FaultKind::OutOfBounds);
+  EXPECT_EQ(far.fault->thread.x, 64u);
 }
 
 // Nested divergence in a loop with break/continue: each thread sums the odd

@@ -77,7 +77,7 @@ struct MixedRun {
 
 MixedRun run_mixed(uint32_t threads, uint32_t bad_cta) {
   const uint32_t ctas = 24, block = 96, n = ctas * block;
-  auto l = load(kMixed);
+  auto l = load(kMixed, true, strict_memory());  // the bad CTA stores just past `out`
   ExecutorOptions opt;
   opt.threads = threads;
   l->device.set_executor_options(opt);

@@ -205,7 +205,7 @@ TEST(TensorWmma, SharedAndGenericAddresses) {
 
 TEST(TensorWmma, FaultsOutOfBoundsAndPartialWarp) {
   const WmmaCase w = kWmmaCases[0];
-  auto l = load(wmma_kernel(w));
+  auto l = load(wmma_kernel(w), true, strict_memory());
   const uint64_t small = upload(l->device, std::vector<uint8_t>(256));  // A needs 512 bytes
   const uint64_t big = upload(l->device, std::vector<uint8_t>(2048));
   const std::vector<std::vector<uint8_t>> args = {param_bytes(small), param_bytes(big), param_bytes(big),

@@ -455,11 +455,15 @@ TEST_F(LoadedRuntimeTest, AFaultIsStickyUntilReset) {
   ASSERT_EQ(rt.malloc_device(&d, 16), Error::Success);
   int n = 1000;  // far more than the 4 ints allocated
   void* args[] = {&d, &d, &d, &n};
+  // The default memory check faults only outside the mapped 2 MiB granules:
+  // read 1 GiB away.
+  void* far = static_cast<char*>(d) + (uint64_t{1} << 30);
+  void* bad_args[] = {&far, &d, &d, &n};
   LaunchRequest r;
   r.function = &add_stub;
   r.grid = {4, 1, 1};
   r.block = {256, 1, 1};
-  r.args = args;
+  r.args = bad_args;
   testing::internal::CaptureStderr();
   EXPECT_EQ(rt.launch(r), Error::Success);  // the failure is asynchronous...
   const std::string report = testing::internal::GetCapturedStderr();
@@ -471,6 +475,7 @@ TEST_F(LoadedRuntimeTest, AFaultIsStickyUntilReset) {
   EXPECT_EQ(rt.sticky_error(), Error::Success);
   // After the reset the binary loads again into the new context.
   ASSERT_EQ(rt.malloc_device(&d, 4 * 1000), Error::Success);
+  r.args = args;
   EXPECT_EQ(rt.launch(r), Error::Success);
   EXPECT_EQ(rt.sticky_error(), Error::Success);
 }

@@ -130,7 +130,7 @@ TEST(TimingGpu, OutOfBoundsAccessIsReportedAndTheNextLaunchRuns) {
 {
   .reg .b64 %rd<3>; .reg .b32 %r<2>;
   ld.param.u64 %rd1, [p];
-  add.s64 %rd2, %rd1, 1048576;
+  add.s64 %rd2, %rd1, 16777216;
   ld.global.u32 %r1, [%rd2];
   st.global.u32 [%rd1], %r1;
   ret;
