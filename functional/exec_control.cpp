@@ -269,6 +269,13 @@ void exec_bar(Warp& w, const DecodedInst& inst, LaneMask active) {
 }
 
 void exec_nop(Warp&, const DecodedInst&, LaneMask) {}
+
+// bar.warp.sync membermask: every executing lane names the same members.
+void exec_warp_sync(Warp& w, const DecodedInst& inst, LaneMask active) {
+  if (!w.independent_threads() || active == 0) return;  // lockstep: nothing to wait for
+  auto members = w.read(inst.src[0], 0);
+  w.warp_sync(static_cast<LaneMask>(members[static_cast<uint32_t>(std::countr_zero(active))]), active);
+}
 void exec_yield(Warp& w, const DecodedInst&, LaneMask) { w.yield_requested = true; }
 
 }  // namespace
@@ -284,7 +291,7 @@ Handler select_control(const ptx::Instruction& inst, const DecodedInst& d) {
     case Opcode::Brkpt: return exec_trap;
     case Opcode::Bar:
     case Opcode::Barrier:
-      if (inst.mods.has(ptx::Flag::Warp)) return exec_nop;  // bar.warp.sync: lanes run in lockstep here
+      if (inst.mods.has(ptx::Flag::Warp)) return exec_warp_sync;
       if (inst.mods.scope == ptx::Scope::Cluster) return nullptr;
       if (inst.mods.has(ptx::Flag::Red) && d.num_dst != 1) return nullptr;
       return exec_bar;

@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "functional/lowering.h"
+#include "ptx/target_requirements.h"
 
 namespace warpsim::functional {
 
@@ -16,7 +17,11 @@ std::unique_ptr<Program> lower_module(std::shared_ptr<const ptx::Module> module,
   static std::atomic<uint64_t> next_serial{1};
   detail::Lowering l(std::move(module), memory, diags);
   std::unique_ptr<Program> program = l.run();
-  if (program) program->serial = next_serial.fetch_add(1, std::memory_order_relaxed);
+  if (program) {
+    program->serial = next_serial.fetch_add(1, std::memory_order_relaxed);
+    const auto arch = ptx::module_arch(*program->module);
+    program->independent_threads = !arch || arch->sm >= 70;
+  }
   return program;
 }
 

@@ -199,6 +199,10 @@ struct Program {
   // the timing model keep what it derives from a program's code without
   // mistaking a later program at the same address for it.
   uint64_t serial = 0;
+  // Independent thread scheduling (warp.h): the module's .target is sm_70
+  // or later (or absent), where divergent paths of a warp progress
+  // independently and bar.warp.sync synchronizes them.
+  bool independent_threads = true;
   const KernelInfo* find_kernel(std::string_view name) const;
 };
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -21,6 +22,7 @@ Warp::Warp(Cta& cta, uint32_t warp_in_cta, LaneMask valid)
     offload_marks_ = prog.annotations.data();
     counts_offload_ = true;
   }
+  independent_threads_ = prog.independent_threads;
 }
 
 const LaunchContext& Warp::launch() const { return cta_.launch(); }
@@ -59,6 +61,7 @@ StepResult Warp::step_as() {
   if constexpr (kCountOffload) count_offload(active);
   if (!control_done_ && !simt_.empty()) simt_.back().pc = next_pc_;
   pop_reconverged();
+  if (blocked_leaves_ != 0) settle();
   if (waiting_at_barrier) return StepResult::Barrier;
   return simt_.empty() ? StepResult::Exited : StepResult::Continue;
 }
@@ -84,8 +87,9 @@ void Warp::count_offload(LaneMask active) {
 void Warp::pop_reconverged() {
   while (!simt_.empty()) {
     const SimtEntry& top = simt_.back();
-    if (top.pc != top.rpc && top.mask != 0) break;
+    if (top.mask != 0 && (top.pc != top.rpc || top.blocked)) break;
     simt_.pop_back();
+    spins_ = 0;
     // The entry of a callee popped: return to the caller.
     if (!calls_.empty() && simt_.size() == calls_.back().simt_depth) {
       const CallFrame frame = calls_.back();
@@ -309,9 +313,15 @@ void Warp::branch(const DecodedInst& inst, LaneMask taken, LaneMask active) {
   } else {
     uint32_t rpc = inst.reconvergence;
     top.pc = rpc;
-    simt_.push_back({pc_ + 1, rpc, not_taken});
-    simt_.push_back({inst.target, rpc, taken});
+    const auto level = static_cast<uint16_t>(top.level + 1);
+    simt_.push_back({pc_ + 1, rpc, not_taken, level});
+    simt_.push_back({inst.target, rpc, taken, level});
   }
+  // A path going round a loop with other paths unable to run meanwhile: once
+  // it looks like a spin, let the others go (independent thread scheduling).
+  if (independent_threads_ && taken != 0 && inst.target <= pc_ && simt_.size() > 1 &&
+      ++spins_ >= kSpinBranches)
+    yield_spinning_path();
 }
 
 void Warp::branch_groups(const DecodedInst& inst, const uint32_t* targets, const LaneMask* masks,
@@ -326,25 +336,27 @@ void Warp::branch_groups(const DecodedInst& inst, const uint32_t* targets, const
   }
   uint32_t rpc = inst.reconvergence;
   simt_.back().pc = rpc;
-  if (not_taken) simt_.push_back({pc_ + 1, rpc, not_taken});
-  for (uint32_t g = groups; g-- > 0;) simt_.push_back({targets[g], rpc, masks[g]});
+  const auto level = static_cast<uint16_t>(simt_.back().level + 1);
+  if (not_taken) simt_.push_back({pc_ + 1, rpc, not_taken, level});
+  for (uint32_t g = groups; g-- > 0;) simt_.push_back({targets[g], rpc, masks[g], level});
 }
 
 void Warp::call(const DecodedInst& inst, uint32_t callee, LaneMask active) {
   control_done_ = true;
   simt_.back().pc = pc_ + 1;  // everyone (callers and bystanders) resumes here
   if (active == 0) return;
-  push_call(inst, callee, active);
+  push_call(inst, callee, active, static_cast<uint16_t>(simt_.back().level + 1));
 }
 
 void Warp::call_group(const DecodedInst& inst, uint32_t callee, LaneMask group, LaneMask rest) {
   control_done_ = true;
   simt_.back().pc = pc_ + 1;
-  if (rest) simt_.push_back({pc_, pc_ + 1, rest});
-  push_call(inst, callee, group);
+  const auto level = static_cast<uint16_t>(simt_.back().level + 1);
+  if (rest) simt_.push_back({pc_, pc_ + 1, rest, level});
+  push_call(inst, callee, group, level);
 }
 
-void Warp::push_call(const DecodedInst& inst, uint32_t callee, LaneMask active) {
+void Warp::push_call(const DecodedInst& inst, uint32_t callee, LaneMask active, uint16_t level) {
   const Program& prog = *launch().program;
   const FunctionInfo& caller = prog.functions[function_];
   const FunctionInfo& f = prog.functions[callee];
@@ -388,7 +400,7 @@ void Warp::push_call(const DecodedInst& inst, uint32_t callee, LaneMask active) 
   calls_.push_back(frame);
   enter_function(callee);
   local_base_ = callee_base;
-  simt_.push_back({f.begin, f.end, active});
+  simt_.push_back({f.begin, f.end, active, level});
 }
 
 void Warp::ret(LaneMask active) {
@@ -405,7 +417,7 @@ void Warp::ret(LaneMask active) {
   } else {
     // A guarded return: the returning lanes wait at the function end.
     top.pc = f.end;
-    simt_.push_back({pc_ + 1, f.end, staying});
+    simt_.push_back({pc_ + 1, f.end, staying, static_cast<uint16_t>(top.level + 1)});
   }
 }
 
@@ -414,6 +426,123 @@ void Warp::exit(LaneMask active) {
   exited_ |= active;
   for (SimtEntry& e : simt_) e.mask &= ~active;
   if (!simt_.empty() && (issue_mask_ & ~active) != 0) simt_.back().pc = pc_ + 1;
+}
+
+// ---- independent thread scheduling ------------------------------------------------
+
+size_t Warp::subtree_end(size_t i) const {
+  size_t j = i + 1;
+  while (j < simt_.size() && simt_[j].level > simt_[i].level) ++j;
+  return j;
+}
+
+size_t Warp::parent(size_t i) const {
+  if (simt_[i].level == 0) return kNone;
+  size_t j = i;
+  while (simt_[j - 1].level >= simt_[i].level) --j;
+  return j - 1;
+}
+
+// Paths inside a call share the callee's register frame: only entries above
+// the innermost callee's own entry may change places.
+size_t Warp::region_begin() const { return calls_.empty() ? 0 : calls_.back().simt_depth + 1; }
+
+// The runnable leaf nearest the top, not counting the top: the path the
+// plain stack would run next.
+size_t Warp::other_runnable_leaf() const {
+  for (size_t i = simt_.size() - 1; i-- > region_begin();)
+    if (runnable_leaf(i)) return i;
+  return kNone;
+}
+
+// Moves `leaf` to the top: its subtree, then each ancestor's below the
+// region's root, goes after its siblings. Preorder (children above their
+// parent) is kept, so reconvergence works as before.
+void Warp::bring_to_top(size_t leaf) {
+  const size_t begin = region_begin();
+  for (size_t s = leaf; s != kNone && s >= begin;) {
+    const uint16_t level = simt_[s].level;
+    const size_t e = subtree_end(s);
+    size_t end = e;  // the end of the parent's subtree
+    while (end < simt_.size() && simt_[end].level >= level) ++end;
+    std::rotate(simt_.begin() + static_cast<ptrdiff_t>(s), simt_.begin() + static_cast<ptrdiff_t>(e),
+                simt_.begin() + static_cast<ptrdiff_t>(end));
+    s = parent(end - (e - s));
+  }
+  spins_ = 0;
+}
+
+void Warp::warp_sync(LaneMask members, LaneMask active) {
+  if (!independent_threads_ || active == 0) return;
+  const LaneMask need = members & valid_ & ~exited_;
+  const size_t begin = region_begin();
+  LaneMask arrived = active, could_come = 0;
+  for (size_t i = begin; i + 1 < simt_.size(); ++i) {
+    if (!is_leaf(i) || simt_[i].mask == 0) continue;
+    if (simt_[i].blocked) arrived |= simt_[i].mask;
+    else if (simt_[i].pc != simt_[i].rpc) could_come |= simt_[i].mask;
+  }
+  const LaneMask missing = need & ~arrived;
+  if (missing == 0) {
+    release_warp_sync();
+    return;
+  }
+  // Lanes no path here can bring (they exited, wait at a reconvergence point
+  // or sit outside the current call) never arrive: go on, as in lockstep.
+  if ((missing & ~could_come) != 0) return;
+  SimtEntry& top = simt_.back();
+  control_done_ = true;
+  top.pc = pc_ + 1;
+  top.blocked = true;
+  ++blocked_leaves_;
+}
+
+void Warp::release_warp_sync() {
+  for (size_t i = region_begin(); i < simt_.size(); ++i)
+    if (simt_[i].blocked) {
+      simt_[i].blocked = false;
+      --blocked_leaves_;
+    }
+}
+
+// The top leaf waits at bar.warp.sync: run another path, or, when none can
+// run, release the waiters (the lanes they wait for will not come).
+void Warp::settle() {
+  while (!simt_.empty() && simt_.back().blocked) {
+    const size_t other = other_runnable_leaf();
+    if (other != kNone) bring_to_top(other);
+    else release_warp_sync();
+    pop_reconverged();
+  }
+}
+
+// The running path has spun kSpinBranches times: another path that can run
+// gets the warp; failing that, lanes waiting at a reconvergence point of an
+// enclosing branch (a lock's winner, waiting for the losers at the loop's
+// exit) go on without the spinning path, as a sibling of that branch's entry.
+void Warp::yield_spinning_path() {
+  spins_ = 0;
+  const size_t other = other_runnable_leaf();
+  if (other != kNone) {
+    bring_to_top(other);
+    return;
+  }
+  const size_t begin = region_begin();
+  for (size_t a = parent(simt_.size() - 1); a != kNone && a >= begin; a = parent(a)) {
+    const SimtEntry& entry = simt_[a];
+    if (entry.pc == entry.rpc) continue;  // its lanes wait where an enclosing entry waits
+    const size_t end = subtree_end(a);
+    LaneMask live = 0;
+    for (size_t i = a + 1; i < end; ++i)
+      if (is_leaf(i) && (simt_[i].pc != simt_[i].rpc || simt_[i].blocked)) live |= simt_[i].mask;
+    const LaneMask waiting = entry.mask & ~live;
+    if (waiting == 0) continue;
+    for (size_t i = a; i < end; ++i) simt_[i].mask &= ~waiting;
+    const SimtEntry detached{entry.pc, entry.rpc, waiting, entry.level};
+    simt_.insert(simt_.begin() + static_cast<ptrdiff_t>(a), detached);
+    bring_to_top(a);
+    return;
+  }
 }
 
 void Warp::release_barrier(const BarrierResult& result) {

@@ -11,6 +11,15 @@
 // entry per path; an entry is popped when its pc reaches its reconvergence
 // point. Calls push an entry whose reconvergence point is the callee's
 // function-end slot; `ret` jumps there. `exit` removes lanes from every entry.
+//
+// Independent thread scheduling (programs for sm_70 and later): the stack is
+// a tree laid out in preorder (SimtEntry::level), each entry's children right
+// above it, and any leaf may run, not only the top one: a path that waits at
+// `bar.warp.sync` for lanes of another path lets that path run, and a path
+// that spins (kSpinBranches backward branches in a row) yields to another
+// path, or lets lanes that wait at its reconvergence point go on without it.
+// The running leaf is always moved to the top, so the rest of the warp keeps
+// the plain stack's code. Pre-Volta programs keep the plain stack.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -35,7 +44,15 @@ struct SimtEntry {
   uint32_t pc = 0;
   uint32_t rpc = 0;  // reconvergence pc; kNoSlot for the bottom entry
   LaneMask mask = 0;
+  uint16_t level = 0;    // depth in the tree: children are one deeper than their parent
+  bool blocked = false;  // a leaf waiting at bar.warp.sync for lanes of another path
 };
+
+// Backward branches a path takes in a row, with another path of the warp
+// unable to run meanwhile, before independent thread scheduling lets the
+// other path run: long enough that ordinary divergent loops reconverge as on
+// the plain stack, short enough that spin loops cost microseconds.
+inline constexpr uint32_t kSpinBranches = 1024;
 
 struct CallFrame {
   uint32_t function = 0;
@@ -133,6 +150,11 @@ class Warp {
   void call_group(const DecodedInst& inst, uint32_t callee, LaneMask group, LaneMask rest);
   void ret(LaneMask active);
   void exit(LaneMask active);
+  // bar.warp.sync: with independent thread scheduling, the running path
+  // waits after it until every lane of `members` that is still running and
+  // that another path holds has arrived; without, lanes run in lockstep.
+  void warp_sync(LaneMask members, LaneMask active);
+  bool independent_threads() const { return independent_threads_; }
   void set_next_pc(uint32_t pc) { next_pc_ = pc; }
 
   Cta& cta() { return cta_; }
@@ -186,8 +208,23 @@ class Warp {
 
  private:
   void enter_function(uint32_t function);
-  void push_call(const DecodedInst& inst, uint32_t callee, LaneMask active);
+  void push_call(const DecodedInst& inst, uint32_t callee, LaneMask active, uint16_t level);
   void pop_reconverged();
+  // Independent thread scheduling (see the top of this file).
+  static constexpr size_t kNone = ~size_t{0};
+  bool is_leaf(size_t i) const { return i + 1 == simt_.size() || simt_[i + 1].level <= simt_[i].level; }
+  bool runnable_leaf(size_t i) const {
+    const SimtEntry& e = simt_[i];
+    return is_leaf(i) && e.mask != 0 && e.pc != e.rpc && !e.blocked;
+  }
+  size_t subtree_end(size_t i) const;
+  size_t parent(size_t i) const;
+  size_t region_begin() const;       // entries a path switch may move: inside the innermost call
+  size_t other_runnable_leaf() const;
+  void bring_to_top(size_t leaf);
+  void settle();                      // after a step that left a blocked leaf on top
+  void yield_spinning_path();
+  void release_warp_sync();
   [[gnu::noinline]] void count_offload(LaneMask active);
   void copy_call_values(const DecodedInst& call, bool to_callee, LaneMask lanes);
 
@@ -208,6 +245,9 @@ class Warp {
   bool control_done_ = false;  // the handler already updated the SIMT stack
   bool faulted_ = false;
   bool counts_offload_ = false;  // offload_marks_ is set (kept here, in the padding of the hot fields)
+  bool independent_threads_ = false;  // Program::independent_threads
+  uint32_t blocked_leaves_ = 0;       // leaves waiting at bar.warp.sync
+  uint32_t spins_ = 0;                // backward branches since the running path last changed
   ExecFault fault_;
   uint64_t scratch_[5][kWarpSize];
   // Cold, so at the end: Program::annotations when the program carries
