@@ -53,7 +53,8 @@ void HostBuffer::reserve(size_t bytes) {
 
 void Cluster::try_complete_barrier() {
   uint32_t live = 0;
-  for (const Cta* c : ctas) live += c->live_threads();
+  for (const Cta* c : ctas)
+    if (c != nullptr) live += c->live_threads();  // null: finished (timing mode frees it)
   if (barrier_arrived >= live) {
     ++barrier_phase;
     barrier_arrived = 0;

@@ -223,11 +223,10 @@ void exec_cp_async_bulk(Warp& w, const DecodedInst& inst, LaneMask active) {
     if (w.faulted()) return;
     const uint32_t n = static_cast<uint32_t>(size[l]);
     if (!copy_lane(w, l, inst.addr, src, inst, n, n) || !has_mbar) return;
-    if (uint8_t* p = mbarrier_at(w, prog.addresses[inst.more_addrs + 1], inst, l))
-      update_mbarrier(p, [&](Mbarrier& m) {
-        m.tx -= static_cast<int32_t>(n);
-        m.settle();
-      });
+    if (uint8_t* p = mbarrier_at(w, prog.addresses[inst.more_addrs + 1], inst, l)) {
+      if (w.deferred_tx != nullptr) w.deferred_tx->push_back({p, n});
+      else complete_mbarrier_tx(p, n);
+    }
   });
 }
 
@@ -305,6 +304,13 @@ Handler select_cp(const ptx::Instruction& inst, const DecodedInst& d) {
 }
 
 }  // namespace
+
+void complete_mbarrier_tx(uint8_t* mbarrier, uint32_t bytes) {
+  update_mbarrier(mbarrier, [&](Mbarrier& m) {
+    m.tx -= static_cast<int32_t>(bytes);
+    m.settle();
+  });
+}
 
 Handler select_async(const ptx::Instruction& inst, const DecodedInst& d) {
   switch (inst.opcode) {

@@ -80,6 +80,17 @@ struct AccessRecord {
   AccessKind kind = AccessKind::Read;
 };
 
+// A bulk copy's transaction bytes for an mbarrier (cp.async.bulk ...
+// mbarrier::complete_tx::bytes), left for the timing model to complete when
+// the copy's memory traffic is done; `mbarrier` points at the 8-byte object.
+struct DeferredTx {
+  uint8_t* mbarrier = nullptr;
+  uint32_t bytes = 0;
+};
+// Completes `bytes` of transactions on the mbarrier object at `mbarrier`
+// (exec_async.cpp), ending its phase if that was all it waited for.
+void complete_mbarrier_tx(uint8_t* mbarrier, uint32_t bytes);
+
 // A fault raised while executing, with enough context for the report.
 struct ExecFault {
   Fault fault;
@@ -205,6 +216,9 @@ class Warp {
   // the instructions this warp executes is appended here (the caller clears
   // it per instruction). Null in functional mode (one branch per access).
   std::vector<AccessRecord>* access_trace = nullptr;
+  // Timing mode: where bulk copies leave their mbarrier transactions
+  // (DeferredTx); null in functional mode, where they complete at once.
+  std::vector<DeferredTx>* deferred_tx = nullptr;
 
  private:
   void enter_function(uint32_t function);

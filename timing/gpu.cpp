@@ -59,6 +59,12 @@ struct Gpu::Launch {
   uint64_t next_watchdog = 0;
   uint64_t next_sample = 0;  // the cycle of the next sampler call
   uint32_t stuck = 0;        // consecutive cycles in which nothing could happen
+  // Thread-block clusters (clusters == 0: a launch without them).
+  Dim3 cluster_dims{1, 1, 1};
+  uint64_t clusters = 0;
+  uint64_t next_cluster = 0;  // the next cluster to place
+  uint32_t next_gpc = 0;      // where the search for room starts (round-robin)
+  std::vector<std::unique_ptr<functional::Cluster>> cluster_state;  // by cluster, while the launch runs
 
   void stop_with(const Sm& sm) {
     out.fault = sm.fault();
@@ -118,8 +124,14 @@ const std::vector<InstructionClass>& Gpu::units_of(const functional::Program& pr
 }
 
 LaunchRun Gpu::launch(functional::LaunchContext& ctx, const functional::ExecutorOptions& options, Dim3 cluster) {
-  if (cluster.count() > 1) return run_fallback(ctx, options, cluster);
+  // A cluster that no GPC can hold at once cannot be co-scheduled: estimate.
+  if (cluster.count() > 1 && cluster.count() > uint64_t{gpc_size()} * ctas_per_sm(ctx))
+    return run_fallback(ctx, options, cluster);
   Launch l{ctx, options};
+  if (cluster.count() > 1) {
+    l.cluster_dims = cluster;
+    l.clusters = ctx.config.grid.count() / cluster.count();
+  }
   begin(l);
   const uint64_t max_cycles = config_.timing.gpu.max_cycles;
   uint64_t now = l.start;
@@ -138,11 +150,11 @@ LaunchRun Gpu::launch(functional::LaunchContext& ctx, const functional::Executor
       l.out.fault = launch_fault(functional::FaultKind::Timeout, std::string("interconnect: ") + e.what());
       break;
     }
-    bool active = place_ctas(l, now);
+    bool active = l.clusters != 0 ? place_clusters(l, now) : place_ctas(l, now);
     active |= tick_sms(l, now);
     if (l.out.fault) break;
     ++now;
-    if (busy_sms_.empty() && cta_scheduler_->done()) break;
+    if (busy_sms_.empty() && all_placed(l)) break;
     if (sampler_ && now >= l.next_sample) {
       l.next_sample = now + sample_interval_;
       sampler_(activity_since(l, now));
@@ -181,7 +193,7 @@ bool Gpu::report_progress(const Launch& l, uint64_t now) const {
     instructions += sms_[i]->stats().thread_instructions - l.before[i].sm.thread_instructions;
   }
   const uint64_t total = m.ctas_total.load(std::memory_order_relaxed);
-  m.ctas_done.store(total - cta_scheduler_->remaining() - resident, std::memory_order_relaxed);
+  m.ctas_done.store(total - ctas_to_place(l) - resident, std::memory_order_relaxed);
   m.thread_instructions.store(instructions, std::memory_order_relaxed);
   m.cycles.store(now - l.start, std::memory_order_relaxed);
   return m.stop_requested();
@@ -196,19 +208,12 @@ void Gpu::begin(Launch& l) {
     l.memory_before = memory_system_->activity();
   }
   const uint32_t threads = static_cast<uint32_t>(ctx.config.block.count());
-  const functional::LaunchResources res = ctx.config.resources.value_or(
-      functional::LaunchResources{sm_resources(config_.gpu), ctx.kernel->resources.reg32_with_callees});
-  const uint64_t shared = ctx.kernel->static_shared_bytes + ctx.config.dynamic_shared_bytes;
-  const functional::Occupancy occ = functional::compute_occupancy(res.sm, {threads, res.regs_per_thread, shared});
-  // The runtime refused launches that cannot run at all; what remains is an
-  // estimate off by rounding (PTX registers): run one CTA per SM then.
   const uint32_t warps_per_cta = (threads + functional::kWarpSize - 1) / functional::kWarpSize;
   const uint32_t max_warps = std::max(1u, config_.gpu.max_threads_per_sm / functional::kWarpSize);
-  const uint32_t per_sm =
-      std::clamp(occ.ctas_per_sm, 1u, std::max(1u, max_warps / std::max(1u, warps_per_cta)));
+  const uint32_t per_sm = ctas_per_sm(ctx);
   LaunchActivity& a = l.activity;
   a.ctas_per_sm = per_sm;
-  a.occupancy_limit = occ.limit;
+  a.occupancy_limit = occupancy(ctx).limit;
   a.max_warps = max_warps;
 
   const std::vector<InstructionClass>& units = units_of(*ctx.program);
@@ -222,6 +227,81 @@ void Gpu::begin(Launch& l) {
   l.next_sample = l.start + sample_interval_;
   l.next_watchdog = l.start + 1024;
   ctx.cycle = &l.since_start;
+}
+
+functional::Occupancy Gpu::occupancy(const functional::LaunchContext& ctx) const {
+  const uint32_t threads = static_cast<uint32_t>(ctx.config.block.count());
+  const functional::LaunchResources res = ctx.config.resources.value_or(
+      functional::LaunchResources{sm_resources(config_.gpu), ctx.kernel->resources.reg32_with_callees});
+  const uint64_t shared = ctx.kernel->static_shared_bytes + ctx.config.dynamic_shared_bytes;
+  return functional::compute_occupancy(res.sm, {threads, res.regs_per_thread, shared});
+}
+
+uint32_t Gpu::ctas_per_sm(const functional::LaunchContext& ctx) const {
+  // The runtime refused launches that cannot run at all; what remains is an
+  // estimate off by rounding (PTX registers): run one CTA per SM then.
+  const uint32_t threads = static_cast<uint32_t>(ctx.config.block.count());
+  const uint32_t warps_per_cta = (threads + functional::kWarpSize - 1) / functional::kWarpSize;
+  const uint32_t max_warps = std::max(1u, config_.gpu.max_threads_per_sm / functional::kWarpSize);
+  return std::clamp(occupancy(ctx).ctas_per_sm, 1u, std::max(1u, max_warps / std::max(1u, warps_per_cta)));
+}
+
+uint32_t Gpu::gpc_size() const {
+  const uint32_t n = static_cast<uint32_t>(sms_.size()), g = config_.timing.gpu.sms_per_gpc;
+  return g == 0 ? n : std::min(n, g);
+}
+
+bool Gpu::all_placed(const Launch& l) const {
+  return l.clusters != 0 ? l.next_cluster == l.clusters : cta_scheduler_->done();
+}
+
+uint64_t Gpu::ctas_to_place(const Launch& l) const {
+  return l.clusters != 0 ? (l.clusters - l.next_cluster) * l.cluster_dims.count() : cta_scheduler_->remaining();
+}
+
+bool Gpu::place_clusters(Launch& l, uint64_t now) {
+  const uint32_t n = static_cast<uint32_t>(sms_.size()), gpc = gpc_size();
+  const uint32_t groups = (n + gpc - 1) / gpc;
+  const Dim3 dims = l.cluster_dims;
+  const Dim3 grid = l.ctx.config.grid;
+  const Dim3 per_grid{grid.x / dims.x, grid.y / dims.y, grid.z / dims.z};
+  const uint32_t size = static_cast<uint32_t>(dims.count());
+  const bool trace = config_.timing.gpu.cta_trace;
+  bool placed = false;
+  while (l.next_cluster < l.clusters) {
+    uint32_t first = n, last = n;
+    for (uint32_t i = 0; i < groups && first == n; ++i) {
+      const uint32_t g = (l.next_gpc + i) % groups;
+      uint64_t room = 0;
+      for (uint32_t s = g * gpc; s < std::min(n, (g + 1) * gpc); ++s) room += sms_[s]->free_cta_slots();
+      if (room < size) continue;
+      first = g * gpc;
+      last = std::min(n, first + gpc);
+      l.next_gpc = (g + 1) % groups;
+    }
+    if (first == n) break;  // no GPC has room yet: an SM freeing a slot tries again
+    auto cluster = std::make_unique<functional::Cluster>();
+    cluster->dims = {dims.x, dims.y, dims.z};
+    cluster->ctas.assign(size, nullptr);
+    const Dim3 unit = functional::cta_at(per_grid, l.next_cluster);
+    // Rank by rank over the GPC's SMs in turn: a cluster spreads out, as
+    // its CTAs' shared memories must all be resident at once.
+    uint32_t s = first;
+    for (uint32_t rank = 0; rank < size; ++rank) {
+      while (sms_[s]->free_cta_slots() == 0) s = s + 1 == last ? first : s + 1;
+      const Dim3 r = functional::cta_at(dims, rank);
+      const Dim3 id{unit.x * dims.x + r.x, unit.y * dims.y + r.y, unit.z * dims.z + r.z};
+      const uint64_t linear = id.x + uint64_t{grid.x} * (id.y + uint64_t{grid.y} * id.z);
+      sms_[s]->launch_cta(id, linear, now, cluster.get(), rank);
+      busy_sms_.add(s);
+      if (trace) l.activity.cta_trace.emplace_back(linear, s);
+      s = s + 1 == last ? first : s + 1;
+    }
+    l.cluster_state.push_back(std::move(cluster));
+    ++l.next_cluster;
+    placed = true;
+  }
+  return placed;
 }
 
 bool Gpu::place_ctas(Launch& l, uint64_t now) {

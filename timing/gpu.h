@@ -22,6 +22,7 @@
 
 #include "functional/device.h"
 #include "functional/grid.h"
+#include "functional/occupancy.h"
 #include "timing/active_set.h"
 #include "timing/cta/cta_scheduler.h"
 #include "timing/launch_activity.h"
@@ -76,6 +77,16 @@ class Gpu {
   struct Launch;
   void begin(Launch& l);
   bool place_ctas(Launch& l, uint64_t now);
+  // Thread-block cluster launches: each cluster's CTAs all at once, on one
+  // GPC (timing.gpu.sms_per_gpc) with room for them all.
+  bool place_clusters(Launch& l, uint64_t now);
+  bool all_placed(const Launch& l) const;
+  uint64_t ctas_to_place(const Launch& l) const;
+  // CTAs of the launch one SM holds at once (the occupancy calculator's answer).
+  uint32_t ctas_per_sm(const functional::LaunchContext& ctx) const;
+  functional::Occupancy occupancy(const functional::LaunchContext& ctx) const;
+  // The SMs of the largest GPC.
+  uint32_t gpc_size() const;
   bool tick_sms(Launch& l, uint64_t now);
   // After a cycle in which nothing happened: the cycle to continue at, or
   // false when the launch must stop (a deadlock or an internal error).

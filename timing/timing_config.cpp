@@ -13,6 +13,9 @@ TimingConfig::TimingConfig() {
   // 128 KB L1 here; the L1 instruction and constant cache shapes and the
   // L1 hit latency (~33 cycles, as Hopper microbenchmark studies report)
   // are warpsim's estimates. Configs for specific GPUs cite their sources.
+  // Thread-block clusters go to GPCs of 17 SMs: the H100 SXM5's 132 SMs
+  // spread over its 8 GPCs (NVIDIA's H100 whitepaper, 2022).
+  gpu.sms_per_gpc = 17;
   l1d.size = 128 * 1024;
   l1d.ways = 4;
   l1d.write_policy = WritePolicy::WriteThrough;
@@ -55,6 +58,10 @@ const config::Table<GpuTimingConfig>& gpu_timing_config_table() {
     t.integer("sms_per_cluster", &G::sms_per_cluster, "SMs",
               "SMs per cluster (sharing one network port); gpu.num_sms must be a multiple")
         .range(1, 64);
+    t.integer("sms_per_gpc", &G::sms_per_gpc, "SMs",
+              "SMs per GPC: all CTAs of a thread-block cluster are placed at once on the SMs of one "
+              "group of this many consecutive SMs (the last group may be smaller); 0: one group of all")
+        .range(0, 1024);
     t.string("cta_policy", &G::cta_policy,
              "CTA scheduling policy (the five of Wang et al., IEEE TC 2019; timing/cta/cta_policies.def)")
         .one_of(cta_policies());
@@ -200,6 +207,10 @@ const config::Table<SharedMemoryConfig>& shared_memory_config_table() {
                                                                                   : "must be a power of two";
         });
     t.integer("latency", &S::latency, "cycles", "latency of a conflict-free access").range(1, 10000);
+    t.integer("cluster_latency", &S::cluster_latency, "cycles",
+              "latency of an access to the shared memory of another CTA of the thread-block cluster "
+              "(distributed shared memory, over the SM-to-SM network)")
+        .range(1, 100000);
     return t;
   }();
   return table;

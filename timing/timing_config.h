@@ -21,6 +21,7 @@ namespace warpsim::timing {
 // [timing]: the GPU level.
 struct GpuTimingConfig {
   uint32_t sms_per_cluster = 1;  // SMs sharing one network port (1: no clusters)
+  uint32_t sms_per_gpc = 0;      // SMs a thread-block cluster's CTAs are placed among (0: all)
   std::string cta_policy = "two-level-rr";
   uint32_t cta_block_size = 2;
   bool cta_block_partial_tail = false;
@@ -64,6 +65,7 @@ struct SharedMemoryConfig {
   uint32_t banks = 32;
   uint32_t bank_width = 4;  // bytes
   uint32_t latency = 24;    // cycles for a conflict-free access
+  uint32_t cluster_latency = 180;  // another CTA's shared memory in the cluster (DSMEM)
 };
 
 // [timing.ldst]: which accesses go through the L1 data cache.

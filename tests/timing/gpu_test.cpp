@@ -232,26 +232,136 @@ TEST(TimingGpu, SmidNamesTheSmOfTheCtaTrace) {
   for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(sm[i], i);
 }
 
-TEST(TimingGpu, ClusterLaunchesRunFunctionally) {
+// A bulk copy (cp.async.bulk with an mbarrier) completes the mbarrier's
+// transactions when its data has arrived: the wait takes a trip to DRAM.
+// The kernel runs twice so that the measured run finds its instructions in
+// the (warm) instruction cache, and copies data no launch has read before.
+TEST(TimingGpu, MbarrierWaitsForTheBulkCopy) {
   TimedDevice t(small_gpu(), R"(
-.visible .entry k(.param .u64 p) .reqnctapercluster 2, 1, 1
+.visible .entry bulk(.param .u64 in, .param .u64 out)
 {
-  .reg .b64 %rd<4>; .reg .b32 %r<3>;
-  ld.param.u64 %rd1, [p];
-  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %cluster_ctarank;
-  mul.wide.u32 %rd2, %r1, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  st.global.u32 [%rd3], %r2;
+  .reg .pred %p<3>; .reg .b32 %r<12>; .reg .b64 %rd<8>;
+  .shared .align 8 .b64 bar;
+  .shared .align 128 .b32 s[16];
+  ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out];
+  mbarrier.init.shared.b64 [bar], 1;
+  mov.u32 %r1, %clock;
+  mbarrier.arrive.expect_tx.shared.b64 %rd3, [bar], 64;
+  mov.u32 %r2, s;
+  mov.u32 %r3, bar;
+  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r2], [%rd1], 64, [%r3];
+WAIT:
+  mbarrier.try_wait.shared.b64 %p2, [bar], %rd3;
+  @!%p2 bra WAIT;
+  mov.u32 %r4, %clock;
+  ld.shared.u32 %r5, [s+60];
+  sub.s32 %r6, %r4, %r1;
+  st.global.v2.u32 [%rd2], {%r6, %r5};
   ret;
 }
 )");
-  const uint64_t p = t.alloc(4 * 8);
-  auto r = t.run("k", {8}, {32}, {param_bytes(p)});
+  uint32_t cycles = 0;
+  for (uint32_t run = 0; run < 2; ++run) {
+    std::vector<uint32_t> data(16, 0);
+    data[15] = 70 + run;
+    const uint64_t src = t.alloc(64), out = t.alloc(8);
+    ASSERT_FALSE(t.device.memory().copy_from_host(src, data.data(), 64));
+    auto r = t.run("bulk", {1}, {1}, {param_bytes(src), param_bytes(out)});
+    ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+    auto o = t.download<uint32_t>(out, 2);
+    EXPECT_EQ(o[1], 70 + run);
+    cycles = o[0];
+  }
+  EXPECT_GT(cycles, 100u) << "the mbarrier phase completed before the copy's data could have arrived";
+}
+
+// Thread-block clusters: every CTA of a cluster is placed at once, on the
+// SMs of one GPC, spread over them; each reads its peer's shared variable
+// through the cluster window after a cluster barrier, and times three loads
+// (on its second launch, with warm instruction caches):
+// the peer's shared memory (over the SM-to-SM network), its own through its
+// cluster address, its own plainly.
+constexpr const char* kClusterKernel = R"(
+.visible .entry dsmem(.param .u64 p) .reqnctapercluster 2, 1, 1
+{
+  .reg .b32 %r<24>; .reg .b64 %rd<4>;
+  .shared .align 4 .b32 v;
+  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, %cluster_ctarank; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %smid;
+  mad.lo.u32 %r4, %r2, 100, 7;
+  st.shared.u32 [v], %r4;
+  barrier.cluster.arrive;
+  barrier.cluster.wait;
+  xor.b32 %r5, %r1, 1;
+  mov.u32 %r6, v;
+  mapa.shared::cluster.u32 %r7, %r6, %r5;
+  mapa.shared::cluster.u32 %r8, %r6, %r1;
+  mov.u32 %r10, %clock;
+  ld.shared::cluster.u32 %r11, [%r7];
+  add.u32 %r11, %r11, 0;
+  mov.u32 %r12, %clock;
+  ld.shared::cluster.u32 %r13, [%r8];
+  add.u32 %r13, %r13, 0;
+  mov.u32 %r14, %clock;
+  ld.shared.u32 %r15, [v];
+  add.u32 %r15, %r15, 0;
+  mov.u32 %r16, %clock;
+  barrier.cluster.arrive;
+  barrier.cluster.wait;
+  sub.u32 %r17, %r12, %r10; sub.u32 %r18, %r14, %r12; sub.u32 %r19, %r16, %r14;
+  mul.wide.u32 %rd2, %r2, 24; add.s64 %rd3, %rd1, %rd2;
+  st.global.v2.u32 [%rd3], {%r1, %r3};
+  st.global.v2.u32 [%rd3+8], {%r11, %r13};
+  st.global.v2.u32 [%rd3+16], {%r17, %r19};
+  ret;
+}
+)";
+
+TEST(TimingGpu, ClusterCtasAreCoScheduledOnOneGpcAndReachEachOthersSharedMemory) {
+  SimConfig c = small_gpu();
+  c.timing.gpu.sms_per_gpc = 2;
+  c.timing.gpu.cta_trace = true;
+  TimedDevice t(c, kClusterKernel);
+  const uint32_t ctas = 8;
+  const uint64_t p = t.alloc(24 * ctas);
+  // The second launch finds its instructions in the instruction caches.
+  for (int run = 0; run < 2; ++run) {
+    auto r = t.run("dsmem", {ctas}, {1}, {param_bytes(p)});
+    ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
+  }
+  EXPECT_FALSE(t.gpu->last().fallback());
+  EXPECT_EQ(t.gpu->last().sm.shared_cluster_accesses, ctas);  // the peer loads; not the own-rank ones
+  auto v = t.download<uint32_t>(p, 6 * ctas);
+  for (uint32_t i = 0; i < ctas; ++i) {
+    const uint32_t* o = &v[6 * i];
+    const uint32_t peer = i ^ 1;
+    EXPECT_EQ(o[0], i % 2) << "CTA " << i;             // %cluster_ctarank
+    EXPECT_EQ(o[2], peer * 100 + 7) << "CTA " << i;    // the peer's variable
+    EXPECT_EQ(o[3], i * 100 + 7) << "CTA " << i;       // its own, through the cluster window
+    const uint32_t peer_sm = v[6 * peer + 1];
+    EXPECT_EQ(o[1] / 2, peer_sm / 2) << "CTA " << i << ": the cluster spans two GPCs";
+    EXPECT_NE(o[1], peer_sm) << "CTA " << i << ": the cluster's CTAs share an SM with room elsewhere";
+    // The peer's shared memory costs the SM-to-SM trip; the own through
+    // either address does not.
+    EXPECT_GE(o[4], c.timing.shared.cluster_latency) << "CTA " << i;
+    EXPECT_LT(o[5], c.timing.shared.latency + 20) << "CTA " << i;
+  }
+}
+
+// A cluster larger than any GPC can hold at once cannot be co-scheduled:
+// the launch runs functionally with an estimate of its cycles.
+TEST(TimingGpu, ClustersNoGpcCanHoldRunFunctionally) {
+  SimConfig c = small_gpu();
+  c.timing.gpu.sms_per_gpc = 1;
+  c.gpu.max_ctas_per_sm = 1;
+  TimedDevice t(c, kClusterKernel);
+  const uint64_t p = t.alloc(24 * 4);
+  auto r = t.run("dsmem", {4}, {1}, {param_bytes(p)});
   ASSERT_TRUE(r.ok()) << (r.fault ? r.fault->message : "");
   EXPECT_TRUE(t.gpu->last().fallback());
   EXPECT_GT(r.cycles, 0u);
-  auto v = t.download<uint32_t>(p, 8);
-  for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(v[i], i % 2);
+  auto v = t.download<uint32_t>(p, 24);
+  for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(v[6 * i + 2], (i ^ 1) * 100 + 7);
 }
 
 }  // namespace

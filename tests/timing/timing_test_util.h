@@ -14,7 +14,8 @@
 
 namespace warpsim::timing::testing {
 
-inline constexpr const char* kPtxHeader = ".version 8.5\n.target sm_80\n.address_size 64\n";
+// sm_90: the cluster tests use mapa and barrier.cluster.
+inline constexpr const char* kPtxHeader = ".version 8.5\n.target sm_90\n.address_size 64\n";
 
 // A small GPU that tests can reason about: 4 SMs, 2 schedulers, no clusters.
 inline SimConfig small_gpu() {

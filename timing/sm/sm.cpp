@@ -76,13 +76,15 @@ void Sm::begin_kernel(functional::LaunchContext& ctx, const KernelShape& shape,
   units_ = &units;
 }
 
-void Sm::launch_cta(functional::Dim3 ctaid, uint64_t linear_id, uint64_t now) {
+void Sm::launch_cta(functional::Dim3 ctaid, uint64_t linear_id, uint64_t now, functional::Cluster* cluster,
+                    uint32_t rank) {
   (void)now;
   WARPSIM_INVARIANT(free_slots_ > 0, "a CTA launched on an SM without a free slot");
   uint32_t c = 0;
   while (ctas_[c].cta) ++c;
   CtaSlot& slot = ctas_[c];
-  slot.cta = std::make_unique<functional::Cta>(*ctx_, ctaid, slot.buffers);
+  slot.cta = std::make_unique<functional::Cta>(*ctx_, ctaid, slot.buffers, cluster, rank);
+  if (cluster != nullptr) cluster->ctas[rank] = slot.cta.get();
   slot.cta->sm = id_;
   slot.first_warp = c * shape_.warps_per_cta;
   slot.linear = linear_id;
@@ -94,6 +96,7 @@ void Sm::launch_cta(functional::Dim3 ctaid, uint64_t linear_id, uint64_t now) {
     WarpSlot& w = warps_[ws];
     w.warp = fwarps[i].get();
     w.warp->access_trace = &trace_;
+    w.warp->deferred_tx = &deferred_tx_;
     w.cta_slot = c;
     w.scheduler = ws % config_.sm.schedulers;
     w.local_base = (linear_id * shape_.warps_per_cta + i) * local_span;
@@ -400,6 +403,7 @@ void Sm::execute(uint32_t ws, uint64_t now) {
   const DecodedInst& inst = code[pc];
   const uint64_t threads_before = warp.thread_instructions;
   trace_.clear();
+  deferred_tx_.clear();
   const StepResult r = warp.step();
   if (r == StepResult::Fault) {
     fault_ = warp.fault();
@@ -429,6 +433,10 @@ void Sm::execute(uint32_t ws, uint64_t now) {
   }
 
   const UnitClass unit = klass.unit;
+  if (unit != UnitClass::Ldst && !deferred_tx_.empty()) {  // no memory operation: nothing to wait for
+    for (const functional::DeferredTx& tx : deferred_tx_) functional::complete_mbarrier_tx(tx.mbarrier, tx.bytes);
+    deferred_tx_.clear();
+  }
   if (unit == UnitClass::Ldst) {
     issue_memory(ws, inst, now);
   } else if (unit != UnitClass::Fence) {
@@ -494,6 +502,8 @@ void Sm::retire_ctas() {
     if (!drained) continue;
     for (uint32_t i = 0; i < c.cta->warps().size(); ++i) warps_[c.first_warp + i].warp = nullptr;
     if (ctx_->program->offload_marks) offload_ += c.cta->offload_counts();
+    // The cluster's other CTAs may run on: this one's shared memory is gone.
+    c.cta->cluster().ctas[c.cta->cluster_rank()] = nullptr;
     c.cta.reset();
     ++free_slots_;
     --resident_ctas_;

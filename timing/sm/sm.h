@@ -71,7 +71,10 @@ class Sm : private WarpViews {
   void begin_kernel(functional::LaunchContext& ctx, const KernelShape& shape,
                     const std::vector<InstructionClass>& units);
   uint32_t free_cta_slots() const { return free_slots_; }
-  void launch_cta(functional::Dim3 ctaid, uint64_t linear_id, uint64_t now);
+  // `cluster` (null: a CTA of its own) holds the CTAs of its thread-block
+  // cluster, placed together; this CTA is the one of rank `rank`.
+  void launch_cta(functional::Dim3 ctaid, uint64_t linear_id, uint64_t now,
+                  functional::Cluster* cluster = nullptr, uint32_t rank = 0);
 
   // One core cycle; true when anything happened (issue, fetch, memory
   // traffic, a CTA ended) so the GPU knows whether it may skip ahead.
@@ -168,6 +171,12 @@ class Sm : private WarpViews {
     uint32_t remaining = 0;
     bool used = false;
     uint32_t async_group = kNotAsync;  // a cp.async: the group it belongs to
+    bool has_tx = false;  // a bulk copy whose mbarrier transactions wait in pending_tx_
+  };
+  // A bulk copy's mbarrier transactions, completed when its operation does.
+  struct PendingTx {
+    uint32_t op = 0;
+    functional::DeferredTx tx;
   };
   enum class Path : uint8_t { L1Read, L1Write, Bypass, Atomic, Constant, StoreThrough };
   struct LdstRequest {
@@ -244,6 +253,9 @@ class Sm : private WarpViews {
   CoalescerConfig coalescer_;
   std::vector<functional::AccessRecord> trace_;
   std::vector<LaneAccess> lanes_;
+  std::vector<LaneAccess> cluster_lanes_;  // shared accesses to another CTA of the cluster
+  std::vector<functional::DeferredTx> deferred_tx_;  // what the instruction executing left
+  std::vector<PendingTx> pending_tx_;
   std::vector<CoalescedRequest> requests_;
   std::vector<LoadOp> loads_;
   std::vector<uint32_t> free_loads_;

@@ -91,6 +91,11 @@ void Sm::load_part_done(uint32_t op, uint64_t now) {
   if (--l.remaining != 0) return;
   WarpSlot& w = warps_[l.warp];
   if (l.async_group != kNotAsync) async_copy_done(w, l.async_group);
+  if (l.has_tx) {
+    for (const PendingTx& p : pending_tx_)
+      if (p.op == op) functional::complete_mbarrier_tx(p.tx.mbarrier, p.tx.bytes);
+    std::erase_if(pending_tx_, [op](const PendingTx& p) { return p.op == op; });
+  }
   for (ScoreEntry& e : w.pending)
     if (e.ready == kPending && e.load == op) e.ready = now;
   --w.loads_in_flight;
@@ -130,10 +135,25 @@ void Sm::issue_memory(uint32_t ws, const functional::DecodedInst& inst, uint64_t
   const uint32_t op = new_load(ws);
   LoadOp& load = loads_[op];
 
-  // Shared memory: one pass over the banks per conflict-free group.
+  // Shared memory: one pass over the banks per conflict-free group. Another
+  // CTA's shared memory (a cluster address of another rank) is a trip over
+  // the SM-to-SM network.
   lanes_.clear();
-  for (const AccessRecord& a : trace_)
-    if (a.window == Window::Shared) lanes_.push_back({a.address, a.size, a.lane});
+  cluster_lanes_.clear();
+  const uint64_t own_rank = uint64_t{w.warp->cta().cluster_rank()} + 1;
+  for (const AccessRecord& a : trace_) {
+    if (a.window != Window::Shared) continue;
+    const uint64_t rank = a.address / functional::kClusterSharedStride;
+    (rank == 0 || rank == own_rank ? lanes_ : cluster_lanes_)
+        .push_back({a.address % functional::kClusterSharedStride, a.size, a.lane});
+  }
+  if (!cluster_lanes_.empty()) {
+    const uint32_t cycles = shared_access_cycles(cluster_lanes_, config_.shared.banks, config_.shared.bank_width);
+    ++stats_.shared_cluster_accesses;
+    ldst_free_ = std::max(ldst_free_, now + cycles);
+    ++load.remaining;
+    completions_.push({now + config_.shared.cluster_latency + cycles - 1, op});
+  }
   if (!lanes_.empty()) {
     const uint32_t cycles = shared_access_cycles(lanes_, config_.shared.banks, config_.shared.bank_width);
     ++stats_.shared_accesses;
@@ -205,6 +225,15 @@ void Sm::issue_memory(uint32_t ws, const functional::DecodedInst& inst, uint64_t
   if (async_copy && load.remaining != 0) {
     load.async_group = w.async_base + static_cast<uint32_t>(w.async_pending.size()) - 1;
     ++w.async_pending.back();
+  }
+  // A bulk copy completes its mbarrier transactions when its traffic is done.
+  if (!deferred_tx_.empty()) {
+    for (const functional::DeferredTx& tx : deferred_tx_) {
+      if (load.remaining == 0) functional::complete_mbarrier_tx(tx.mbarrier, tx.bytes);
+      else pending_tx_.push_back({op, tx});
+    }
+    load.has_tx = load.remaining != 0;
+    deferred_tx_.clear();
   }
   if (load.remaining == 0) {
     // Nothing to wait for (no active lane, a prefetch, or stores only).

@@ -30,6 +30,9 @@ const stats::StatTable<SmStats, SmScope>& sm_stats_table() {
     t.counter("shared.bank_conflict_cycles", &S::shared_bank_conflict_cycles, "cycles",
               "shared-memory cycles lost to bank conflicts (beyond one per access)")
         .headline("gpgpu_n_shmem_bkconflict");
+    t.counter("shared.cluster_accesses", &S::shared_cluster_accesses, "instructions",
+              "warp instructions that accessed the shared memory of another CTA of their cluster "
+              "(distributed shared memory)");
     t.counter("ldst.param_accesses", &S::param_accesses, "instructions",
               "warp instructions that read kernel parameters");
     t.counter("ldst.constant_accesses", &S::constant_accesses, "instructions",

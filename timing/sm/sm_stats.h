@@ -59,6 +59,7 @@ struct SmStats {
   uint64_t ctas = 0;
   uint64_t shared_accesses = 0;       // warp instructions
   uint64_t shared_bank_conflict_cycles = 0;  // cycles beyond one per access
+  uint64_t shared_cluster_accesses = 0;      // warp instructions reaching another CTA's shared memory
   uint64_t param_accesses = 0;
   uint64_t global_load_requests = 0, global_store_requests = 0, atomic_requests = 0;
   uint64_t local_requests = 0;
