@@ -161,6 +161,16 @@ void Runtime::make_device() {
       return std::move(run.outcome);
     });
   }
+  // A GPU's view of memory (--memcheck=gpu): before the program's first
+  // allocation the CUDA runtime has mapped memory of its own (the context's),
+  // so a kernel reading a little below the first buffer (Rodinia's srad_v2
+  // reads 1 KiB below it) finds mapped memory and runs on, as on a GPU. One
+  // reserved byte maps that granule; the rest of it is slack (reads of it
+  // return zeros, writes to it are dropped).
+  own_bytes_ = 0;
+  if (mem.check == functional::MemoryCheck::Gpu &&
+      device_->memory().allocate(1, functional::AllocationKind::Device, "the CUDA runtime's own memory") != 0)
+    own_bytes_ = 1;
   device_->set_keep_printed(false);
   (void)device_->heap().set_capacity(limits_.heap);
   // Device printf output waits in the device's FIFO (functional::PrintfFifo)

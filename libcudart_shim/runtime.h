@@ -374,6 +374,9 @@ class Runtime {
   Error sticky_ = Error::Success;
   std::recursive_mutex mutex_;
   std::unique_ptr<functional::Device> device_;
+  // Bytes of device memory the runtime holds for itself (make_device), not
+  // shown to the program as used (cudaMemGetInfo).
+  uint64_t own_bytes_ = 0;
   std::unique_ptr<timing::Gpu> timing_;  // timing mode: runs the device's launches
   std::optional<timing::LaunchActivity> launched_;  // the last grid's, until publish_launch
   std::unique_ptr<power::PowerTrace> power_trace_;  // --power-trace

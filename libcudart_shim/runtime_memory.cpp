@@ -193,7 +193,8 @@ Error Runtime::memory_info(uint64_t* free, uint64_t* total) const {
   if (free == nullptr || total == nullptr) return Error::InvalidValue;
   const auto& mem = device_->memory();
   *total = mem.capacity();
-  *free = mem.capacity() - std::min(mem.used_bytes(), mem.capacity());
+  const uint64_t used = mem.used_bytes() - std::min(own_bytes_, mem.used_bytes());
+  *free = mem.capacity() - std::min(used, mem.capacity());
   return Error::Success;
 }
 

@@ -1,13 +1,15 @@
 // memcheck_modes.cu - a kernel reading 1 KiB before the start of a cudaMalloc buffer.
 //
 // Covers: the access pattern of Rodinia srad_v2, whose kernel reads a little below the start of
-// one of its buffers. On a GPU that address is mapped (the CUDA runtime maps device memory in
-// 2 MiB granules; below the second of two buffers lies the first one's granule), so the read
-// returns whatever is there and the kernel completes. The program
+// its first buffer. On a GPU that address is mapped (the CUDA runtime maps device memory in
+// 2 MiB granules; below the second of two buffers lies the first one's granule, below the
+// program's first buffer memory the runtime mapped for itself), so the read returns whatever is
+// there and the kernel completes. The program
 //  - allocates two 4 KiB buffers, fills the second, and runs a kernel that doubles it while
 //    copying the 256 ints below its start (whatever they hold) to a third buffer;
-//  - checks the doubled values (the ints read below the buffer are not checked: a GPU returns
-//    the first buffer's memory there, warpsim's default mode zeros).
+//  - does the same with the first buffer, the program's first allocation;
+//  - checks the doubled values (the ints read below the buffers are not checked: a GPU returns
+//    the first buffer's or the runtime's memory there, warpsim's default mode zeros).
 // warpsim runs it twice (tests/cuda/CMakeLists.txt): under the default `--memcheck=gpu` it
 // passes; under `--memcheck=strict` (compute-sanitizer's view) the read below the buffer is an
 // out-of-bounds fault, so cudaDeviceSynchronize returns cudaErrorIllegalAddress, the program
@@ -55,6 +57,14 @@ int main() {
   CHECK(cudaMemcpy(got, out, sizeof got, cudaMemcpyDeviceToHost));
   for (int i = 0; i < kN; ++i) want[i] = 2 * (3 * i + 1);
   check_ints("doubled", got, want, kN);
+
+  // Below the program's first allocation.
+  double_with_halo<<<kN / 128, 128>>>(first, out, halo, kN);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaMemcpy(got, out, sizeof got, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < kN; ++i) want[i] = 2 * 0x11111111;
+  check_ints("doubled first buffer", got, want, kN);
 
   CHECK(cudaFree(halo));
   CHECK(cudaFree(out));
