@@ -12,8 +12,8 @@ const stats::StatTable<LaunchActivity>& launch_stats_table() {
     stats::StatTable<L> t("The GPU: launches, cycles, instructions per cycle");
     t.counter("cycles", &L::cycles, "cycles", "core cycles of the launches").headline("gpu_tot_sim_cycle");
     t.counter("functional_fallback_launches", &L::fallback_launches, "launches",
-              "launches with thread-block clusters, which ran in the functional executor (cycles estimated "
-              "from their instruction count)");
+              "launches with thread-block clusters larger than a GPC can hold at once, which ran in the "
+              "functional executor (cycles estimated from their instruction count)");
     t.formula("launch_cycles", "cycles", "core cycles from the launch to its last CTA's end",
               [](const L& l) -> V { return l.cycles; })
         .headline("gpu_sim_cycle");
