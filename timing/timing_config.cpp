@@ -168,6 +168,10 @@ const config::Table<CacheConfig>& cache_config_table() {
     t.enumeration("allocate_on", &C::allocate_on,
                   {{"miss", AllocateOn::Miss}, {"fill", AllocateOn::Fill}},
                   "when a missing line gets its place: at the miss, or when the data returns");
+    t.enumeration("set_index", &C::set_index,
+                  {{"linear", SetIndex::Linear}, {"fermi-hash", SetIndex::FermiHash}},
+                  "how a line's address picks its set: the line number modulo the set count, or the hash "
+                  "of Fermi's L1 (Nugteren et al., HPCA 2014; 128-byte lines, 32 or 64 sets)");
     t.integer("mshr_entries", &C::mshr_entries, "entries", "miss status holding registers").range(1, 4096);
     t.integer("mshr_max_merge", &C::mshr_max_merge, "requests",
               "requests one MSHR entry holds (the first included)")
@@ -184,6 +188,12 @@ const config::Table<CacheConfig>& cache_config_table() {
                 r.error({"sector_bytes", "line_bytes"},
                         "must be powers of two with sector_bytes dividing line_bytes into 1 to 32 sectors");
             });
+    t.check("fermi-hash indexes 32 or 64 sets of 128-byte lines", [](const C& c, config::Checker& r) {
+      const uint64_t sets = c.size / (uint64_t{c.line_bytes} * c.ways);
+      if (c.set_index == SetIndex::FermiHash && (c.line_bytes != 128 || (sets != 32 && sets != 64)))
+        r.error({"set_index", "size", "ways", "line_bytes"},
+                "fermi-hash needs 128-byte lines and 32 or 64 sets (size / (line_bytes * ways))");
+    });
     t.check("size is a whole number of sets (line_bytes * ways)", [](const C& c, config::Checker& r) {
       const uint64_t per_set = uint64_t{c.line_bytes} * c.ways;
       if (c.size % per_set != 0 || c.size < per_set)

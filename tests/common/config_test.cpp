@@ -288,6 +288,21 @@ TEST(Errors, CacheSizesAcrossTheirRangeLoad) {
   }
 }
 
+// Fermi's hashed set index is defined for 32 or 64 sets of 128-byte lines:
+// the built-in L1D (128 KiB, 4 ways: 256 sets) and L2 slices are refused, a
+// 16 KiB or 48 KiB L1D (4 or 6 ways) is not.
+TEST(Errors, FermiHashNeedsThirtyTwoOrSixtyFourSets) {
+  for (const char* key : {"timing.l1d", "timing.l2"})
+    EXPECT_EQ(override_error(fmt::format("{}.set_index=fermi-hash", key)),
+              fmt::format("--set:1:{}: {}.set_index: fermi-hash needs 128-byte lines and 32 or 64 sets "
+                          "(size / (line_bytes * ways))",
+                          std::string_view(key).size() + 12, key));
+  EXPECT_EQ(load_error("[timing.l1d]\nset_index = \"fermi-hash\"\nsize = \"16KiB\"\nways = 4\n"),
+            "loaded without error");
+  EXPECT_EQ(load_error("[timing.l1d]\nset_index = \"fermi-hash\"\nsize = \"48KiB\"\nways = 6\n"),
+            "loaded without error");
+}
+
 TEST(Errors, TomlSyntax) {
   std::string e = load_error("[gpu]\nnum_sms = = 3\n");
   EXPECT_EQ(e.rfind("x.toml:2:", 0), 0u) << e;

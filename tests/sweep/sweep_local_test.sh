@@ -43,7 +43,7 @@ set = ["timing.sm.warp_policy=two-level"]
 [[axis]]
 name = "l1"
 key = "timing.l1d.size"
-values = ["16KiB", "48KiB"]
+values = ["16KiB", "32KiB"]
 EOF
 
 # 1. The whole sweep: 18 runs, 12 pass, the 6 of /bin/true fail with a reason.
@@ -110,7 +110,7 @@ for r in programs:
 for r in kernels:
     assert r["kernel"] in ("vecadd(float const*, float const*, float*, int)", "copy(float const*, float*, int)"), r
     assert r["kernel_index"] == 0 and r["cycles"] > 0
-assert {(r["config"], r["l1"]) for r in programs} == {(c, l) for c in ("gto", "lrr", "two-level") for l in ("16KiB", "48KiB")}
+assert {(r["config"], r["l1"]) for r in programs} == {(c, l) for c in ("gto", "lrr", "two-level") for l in ("16KiB", "32KiB")}
 # Deterministic: the interrupted-and-resumed sweep has the same statistics.
 def key(r): return (r["point"], r["program"], r.get("kernel_index"))
 skip = {"wall_seconds", "warpsim.wall_seconds", "warpsim.simulation_seconds", "stat.wall_seconds"}
@@ -149,10 +149,10 @@ set -e
 
 # 5. The figures and the report from the sweep's table: `warpsim plot` draws
 # all five kinds, and the report's figures render in headless Chromium.
-"$warpsim" plot full --kind bar --x program --y ipc --group config --where l1=48KiB --normalize-to gto \
+"$warpsim" plot full --kind bar --x program --y ipc --group config --where l1=32KiB --normalize-to gto \
   --mean geo --data bar.csv -o bar.png
 "$warpsim" plot full --kind stacked --x program --y 'power.group.*.energy_J' --group config \
-  --where l1=48KiB -o stacked.svg
+  --where l1=32KiB -o stacked.svg
 "$warpsim" plot full --kind line --x l1 --y ipc --group program --where config=gto -o line.pdf
 "$warpsim" plot full --kind scatter --x L1D_total_cache_miss_rate --y ipc --group config -o scatter.png
 "$warpsim" plot full --kind heatmap --x config --y l1 --z ipc --where program=micro/copy-aligned -o heat.png

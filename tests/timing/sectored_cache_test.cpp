@@ -73,6 +73,40 @@ TEST(SectoredCache, SetIndexSeparatesLines) {
   EXPECT_EQ(cache.counters().evictions, 1u);
 }
 
+// A warp whose lanes walk rows of a 4 KiB-wide matrix touches 32 lines 4 KiB
+// apart. Indexed linearly they all fall into one set of a 32-set, 4-way
+// cache, which keeps the last 4; Fermi's hash (Nugteren et al., HPCA 2014)
+// spreads them over 8 sets (address bits 13-15 vary), 4 lines each, so all 32
+// stay. Every line is loaded once, then probed.
+uint32_t strided_lines_kept(SetIndex index, uint32_t sets) {
+  CacheConfig c = config(sets, 4);
+  c.set_index = index;
+  SectoredCache cache(c);
+  for (uint64_t lane = 0; lane < 32; ++lane) load(cache, 0x10000000 + lane * 4096, 0b1);
+  uint32_t kept = 0;
+  for (uint64_t lane = 0; lane < 32; ++lane) kept += cache.probe(0x10000000 + lane * 4096, 0b1) ? 1 : 0;
+  return kept;
+}
+
+TEST(SectoredCache, FermiHashSpreadsAPowerOfTwoStrideOverTheSets) {
+  EXPECT_EQ(strided_lines_kept(SetIndex::Linear, 32), 4u);
+  EXPECT_EQ(strided_lines_kept(SetIndex::FermiHash, 32), 32u);
+  // 64 sets (Fermi's 48 KB L1): bit 12 is the sixth index bit of both; the
+  // linear index uses 2 sets (8 lines kept), the hash 16.
+  EXPECT_EQ(strided_lines_kept(SetIndex::Linear, 64), 8u);
+  EXPECT_EQ(strided_lines_kept(SetIndex::FermiHash, 64), 32u);
+}
+
+// The hash keeps consecutive lines in distinct sets, as the linear index does.
+TEST(SectoredCache, FermiHashKeepsConsecutiveLinesApart) {
+  CacheConfig c = config(32, 1);
+  c.set_index = SetIndex::FermiHash;
+  SectoredCache cache(c);
+  for (uint64_t line = 0; line < 32; ++line) load(cache, 0x12345000 + line * 128, 0b1);
+  for (uint64_t line = 0; line < 32; ++line) EXPECT_TRUE(cache.probe(0x12345000 + line * 128, 0b1)) << line;
+  EXPECT_EQ(cache.counters().evictions, 0u);
+}
+
 // A and B fill a two-way set, A is read again, then C needs a way.
 void replacement_scenario(Replacement policy, uint64_t expect_evicted, uint64_t expect_kept) {
   CacheConfig c = config(2, 2);

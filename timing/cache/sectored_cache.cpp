@@ -36,7 +36,7 @@ SectoredCache::SectoredCache(const CacheConfig& config) : config_(config) {
 }
 
 SectoredCache::Line* SectoredCache::set_of(uint64_t line) {
-  const uint64_t set = (line >> line_shift_) % sets_;
+  const uint64_t set = set_index(line);
   const uint64_t page = set >> page_shift_;
   std::unique_ptr<Line[]>& p = pages_[page];
   if (!p) {

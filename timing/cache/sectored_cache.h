@@ -43,6 +43,13 @@ namespace warpsim::timing {
 enum class Replacement : uint8_t { Lru, Fifo };
 enum class WritePolicy : uint8_t { WriteEvict, WriteThrough, WriteBack };
 enum class AllocateOn : uint8_t { Miss, Fill };
+// How a line's address picks its set. Linear: the line number modulo the set
+// count. FermiHash: the hash Nugteren et al. measured on Fermi's L1 ("A
+// Detailed GPU Cache Model Based on Reuse Distance Theory", HPCA 2014): the
+// five address bits above a 128-byte line XORed with bits 13, 14, 15, 17 and
+// 19, and with 64 sets bit 12 as the sixth; power-of-two strides of a warp's
+// lanes then spread over the sets instead of piling into one.
+enum class SetIndex : uint8_t { Linear, FermiHash };
 
 struct CacheConfig {
   uint64_t size = 16 * 1024;  // bytes; size / (line_bytes * ways) sets, indexed modulo the set count
@@ -52,6 +59,7 @@ struct CacheConfig {
   Replacement replacement = Replacement::Lru;
   WritePolicy write_policy = WritePolicy::WriteEvict;
   AllocateOn allocate_on = AllocateOn::Miss;
+  SetIndex set_index = SetIndex::Linear;  // FermiHash: 128-byte lines, 32 or 64 sets
   uint32_t mshr_entries = 32;
   uint32_t mshr_max_merge = 8;  // requests one MSHR entry holds (the first included)
   uint32_t miss_queue = 8;      // outstanding new misses not yet sent below (0: unlimited)
@@ -153,8 +161,14 @@ class SectoredCache {
     bool used = false;
   };
   // The ways of `line`'s set, or null when its page was never used.
+  uint64_t set_index(uint64_t line) const {
+    if (config_.set_index == SetIndex::Linear) return (line >> line_shift_) % sets_;
+    const uint64_t low = (line >> 7) & 31;
+    const uint64_t high = ((line >> 13) & 7) | ((line >> 17) & 1) << 3 | ((line >> 19) & 1) << 4;
+    return (low ^ high) | (sets_ == 64 ? ((line >> 12) & 1) << 5 : 0);
+  }
   Line* find_set(uint64_t line) const {
-    const uint64_t set = (line >> line_shift_) % sets_;
+    const uint64_t set = set_index(line);
     Line* page = pages_[set >> page_shift_].get();
     return page ? page + (set & page_mask_) * config_.ways : nullptr;
   }
