@@ -23,7 +23,12 @@ TimingConfig::TimingConfig() {
   l1d.mshr_max_merge = 8;
   l1d.miss_queue = 16;
   l1d.hit_latency = 33;
+  // Not sectored: an instruction miss fills its whole 128 B line (8
+  // instructions), as in Accel-Sim's configurations of Volta to Hopper
+  // (their L1I is "N", non-sectored). With 32 B sectors every second
+  // instruction of straight-line code would wait for the L2.
   l1i.size = 128 * 1024;
+  l1i.sector_bytes = 128;
   l1i.ways = 16;
   l1i.mshr_entries = 8;
   l1i.mshr_max_merge = 16;
