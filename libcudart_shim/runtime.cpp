@@ -540,6 +540,7 @@ void Runtime::write_statistics() {
       {"gpu", config_.gpu.name},
       {"compute_capability", fmt::format("{}.{}", config_.gpu.cc_major(), config_.gpu.cc_minor())},
       {"num_sms", config_.gpu.num_sms},
+      {"core_clock_mhz", config_.gpu.core_clock},
       {"wall_seconds", wall},
       {"simulation_seconds", launch_seconds_},
       {"simulated_gpu_ns", streams_.all_done_ns()},
@@ -561,6 +562,21 @@ void Runtime::write_statistics() {
       kernels.back()["offload_chains"] = offload_json(k.stats.offload, k.stats.thread_instructions);
   }
   j["kernels"] = std::move(kernels);
+  nlohmann::json launches = nlohmann::json::array();
+  for (size_t i = 0; i < launch_records_.size(); ++i) {
+    const LaunchRecord& l = launch_records_[i];
+    launches.push_back({{"index", i},
+                        {"kernel", l.kernel},
+                        {"grid", {l.grid.x, l.grid.y, l.grid.z}},
+                        {"block", {l.block.x, l.block.y, l.block.z}},
+                        {"thread_instructions", l.thread_instructions},
+                        {"cycles", l.cycles},
+                        {"duration_ns", l.duration_ns},
+                        {"wall_seconds", l.wall_seconds},
+                        {"device_side", l.device_side}});
+  }
+  j["launches"] = std::move(launches);
+  if (launches_unrecorded_ != 0) j["warpsim"]["launches_unrecorded"] = launches_unrecorded_;
   publish_power(j);  // after "kernels": adds each kernel's energy
   std::ofstream out(options_.stats_file);
   if (!out) {

@@ -353,8 +353,11 @@ class Runtime {
   functional::LaunchResult run_grid(const Binary& binary, const functional::KernelInfo& info,
                                     const KernelEntry* k, functional::LaunchConfig cfg,
                                     std::vector<uint8_t> params, double* seconds);
-  // Counts a grid that ran in its kernel's record and the statistics.
-  void account_grid(KernelEntry& k, const functional::LaunchResult& r, double seconds);
+  // Counts a grid that ran in its kernel's record, the launch log and the
+  // statistics.
+  void account_grid(KernelEntry& k, const functional::KernelInfo& info,
+                    const functional::LaunchConfig& cfg, const functional::LaunchResult& r,
+                    double seconds);
   // The kernel's parameter block from cudaLaunchKernel-style `args` (one
   // pointer per parameter); cudaErrorInvalidValue for a missing one.
   static Error pack_arguments(const functional::KernelInfo& info, void** args,
@@ -429,6 +432,21 @@ class Runtime {
   std::vector<std::string> unsupported_reported_;
   std::chrono::steady_clock::time_point started_;
   double launch_seconds_ = 0;
+  // Every grid as it ran, in launch order: the statistics' "launches" list,
+  // which `warpsim correlate` joins with measured kernel times. Bounded, so
+  // that a program of millions of launches keeps a readable file.
+  struct LaunchRecord {
+    std::string kernel;  // mangled name
+    functional::Dim3 grid, block;
+    uint64_t thread_instructions = 0;
+    uint64_t cycles = 0;       // timing mode
+    double duration_ns = 0;    // on the simulated timeline
+    double wall_seconds = 0;   // host time simulating it
+    bool device_side = false;  // launched by a kernel (dynamic parallelism)
+  };
+  static constexpr size_t kMaxLaunchRecords = 100000;
+  std::vector<LaunchRecord> launch_records_;
+  uint64_t launches_unrecorded_ = 0;
 };
 
 }  // namespace warpsim::cudart

@@ -153,7 +153,7 @@ double Runtime::run_device_work(Binary& binary, functional::LaunchResult& top) {
       max_device_depth_ = std::max(max_device_depth_, w.depth);
       stats_.set("runtime.device_launch_max_depth", uint64_t{max_device_depth_});
       KernelEntry unregistered;  // a kernel the program never registered: no per-kernel record
-      account_grid(k != nullptr ? *k : unregistered, res, seconds);
+      account_grid(k != nullptr ? *k : unregistered, info, cfg, res, seconds);
       const double ns = kernel_duration_ns(res);
       stack.push_back(std::make_unique<Frame>(std::move(res), ns, w.slot));
       child = stack.back().get();

@@ -174,7 +174,7 @@ Error Runtime::launch(const LaunchRequest& r) {
   if (res.error == functional::LaunchError::InvalidConfiguration ||
       res.error == functional::LaunchError::InvalidValue)
     return error_for(res.error);
-  account_grid(*k, res, seconds);
+  account_grid(*k, info, cfg, res, seconds);
   // Dynamic parallelism: what the grid launched runs after it, in its place
   // on the timeline (runtime_device_launch.cpp).
   double duration = kernel_duration_ns(res);
@@ -233,7 +233,15 @@ functional::LaunchResult Runtime::run_grid(const Binary& binary,
   return res;
 }
 
-void Runtime::account_grid(KernelEntry& k, const functional::LaunchResult& r, double seconds) {
+void Runtime::account_grid(KernelEntry& k, const functional::KernelInfo& info,
+                           const functional::LaunchConfig& cfg, const functional::LaunchResult& r,
+                           double seconds) {
+  if (launch_records_.size() < kMaxLaunchRecords) {
+    launch_records_.push_back({info.name, cfg.grid, cfg.block, r.thread_instructions, r.cycles,
+                               kernel_duration_ns(r), seconds, cfg.depth > 0});
+  } else {
+    launches_unrecorded_++;
+  }
   k.stats.launches++;
   k.stats.ctas += r.ctas;
   k.stats.warp_instructions += r.warp_instructions;

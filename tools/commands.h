@@ -10,6 +10,8 @@ void register_config_command(CLI::App& app);
 void register_ptx_extract_command(CLI::App& ptx);
 void register_ptx_pass_commands(CLI::App& ptx);
 void register_run_command(CLI::App& app);
+// `profile`: kernel times on a real GPU (libwarpsim_profile.so).
+void register_profile_command(CLI::App& app);
 void register_bench_command(CLI::App& app);
 void register_stats_command(CLI::App& app);
 void register_power_command(CLI::App& app);

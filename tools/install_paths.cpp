@@ -71,6 +71,14 @@ std::string find_shim(int major) {
   return first_file(candidates);
 }
 
+std::string find_profiler() {
+  std::vector<fs::path> candidates = {executable_dir() / ".." / "lib" / "warpsim" / "libwarpsim_profile.so"};
+#ifdef WARPSIM_SHIM_BUILD_DIR
+  candidates.push_back(fs::path(WARPSIM_SHIM_BUILD_DIR) / "libwarpsim_profile.so");
+#endif
+  return first_file(candidates);
+}
+
 std::string find_suites_file(const std::string& given) {
   if (!given.empty()) return given;
   const fs::path exe_dir = executable_dir();

@@ -17,6 +17,10 @@ std::filesystem::path executable_dir();
 // tree, the build tree. Empty when there is none.
 std::string find_shim(int major);
 
+// libwarpsim_profile.so, which `warpsim profile` preloads: the install
+// tree, the build tree. Empty when there is none.
+std::string find_profiler();
+
 // suites.toml: `given` when not empty, else next to the build tree's
 // programs (<build>/benchmarks/), else the installed copy. Empty: none.
 std::string find_suites_file(const std::string& given);

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   warpsim::tools::register_bench_command(app);
   warpsim::tools::register_stats_command(app);
   warpsim::tools::register_power_command(app);
+  warpsim::tools::register_profile_command(app);
   warpsim::tools::register_noc_command(app);
   warpsim::tools::register_sweep_command(app);
   warpsim::tools::register_python_commands(app);

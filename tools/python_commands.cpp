@@ -1,4 +1,4 @@
-// `warpsim plot` and `warpsim report`: the figures and HTML pages are drawn
+// `warpsim plot`, `warpsim report` and `warpsim correlate`: the figures and HTML pages are drawn
 // by the Python program installed with warpsim (tools/python/warpsim_py,
 // matplotlib); these commands find it and a Python that can run it, and
 // pass the arguments through unchanged (its --help describes them).
@@ -51,6 +51,7 @@ void register_python_commands(CLI::App& app) {
   const std::pair<const char*, const char*> commands[] = {
       {"plot", "Draw a figure from a sweep's results: bar, line, scatter, stacked or heatmap (--help for options)"},
       {"report", "Write one self-contained HTML page for a sweep or a single run (--help for options)"},
+      {"correlate", "Measured kernel times (GPU, GPGPU-Sim) next to warpsim's: errors, MAPE, correlation, plot"},
   };
   for (const auto& [name, description] : commands) {
     CLI::App* cmd = app.add_subcommand(name, description);

@@ -106,7 +106,7 @@ SweepTableCounts write_sweep_results(const std::string& out, const std::string& 
     Row program = base;
     program["row"] = "program";
     Row flat;
-    if (stats.is_object()) flatten_statistics(stats, "", flat, {"kernels"});
+    if (stats.is_object()) flatten_statistics(stats, "", flat, {"kernels", "launches"});
     add_figures(program, flat, "gpu_tot_sim_cycle", "gpu_tot_sim_insn");
     add_stats(program, flat);
     rows.push_back(std::move(program));

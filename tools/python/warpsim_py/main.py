@@ -56,6 +56,26 @@ study.toml: title, paper, description, [sweep] (read by warpsim study), and
 """
 
 
+CORRELATE_EPILOG = """\
+programs are matched by suite/name (the last two parts of the program's path;
+  a GPGPU-Sim log's or CSV row's program the same way), or by a name only one
+  simulated program has; programs are classed by their suite.
+kernels are matched by mangled name, the i-th launch with the i-th launch.
+  Simulated time is cycles / the config's core clock; GPGPU-Sim's cycles are
+  divided by its core clock, so two simulators with different clocks compare.
+measured inputs:
+  warpsim profile JSON  per-launch times from CUDA events on a real GPU
+  GPGPU-Sim output      each kernel's kernel_name and gpu_sim_cycle lines; only
+                        gpu_tot_sim_cycle: one whole-program total
+  CSV                   columns program, kernel (empty: the whole program),
+                        ns or cycles (+ clock_mhz), optional class, wall_seconds
+
+examples:
+  warpsim correlate h100-profile/ sim-h100/ -o fidelity/
+  warpsim correlate gpgpusim-logs/ runs/*.json --measured-clock 700 -o out/
+"""
+
+
 def _plot_parser(sub):
     p = sub.add_parser("plot", help="draw one figure from sweep results", epilog=PLOT_EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -93,7 +113,7 @@ def _plot_parser(sub):
 def parser():
     top = argparse.ArgumentParser(prog="warpsim", allow_abbrev=False,
                                   description="Figures, reports and paper checks from warpsim sweep results.")
-    sub = top.add_subparsers(dest="command", required=True, metavar="plot|report|study")
+    sub = top.add_subparsers(dest="command", required=True, metavar="plot|report|study|correlate")
     _plot_parser(sub)
     r = sub.add_parser("report", help="one self-contained HTML page about a sweep or a run",
                        description="Write one self-contained HTML page: summary table, figures (IPC, energy "
@@ -110,6 +130,23 @@ def parser():
     s.add_argument("results", metavar="RESULTS_DIR")
     s.add_argument("--figures-dir", metavar="DIR", help="default: RESULTS_DIR/figures")
     s.add_argument("--markdown", metavar="FILE", help="default: RESULTS_DIR/check.md")
+    c = sub.add_parser("correlate", help="measured kernel times next to warpsim's, with MAPE and correlation",
+                       epilog=CORRELATE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Join measured kernel times with warpsim's timing-mode statistics by program\n"
+                                   "and kernel (launch order), print each pair's error, the mean absolute\n"
+                                   "percentage error and Pearson's r, per program class, and with -o write\n"
+                                   "pairs.csv, summary.json, summary.txt and a log-log scatter plot.")
+    c.add_argument("measured", metavar="MEASURED",
+                   help="a file or directory: warpsim profile JSONs, GPGPU-Sim output logs, or a CSV")
+    c.add_argument("simulated", metavar="SIMULATED", nargs="+",
+                   help="warpsim statistics JSONs (warpsim run --stats), or directories holding them")
+    c.add_argument("--measured-clock", type=float, default=0.0, metavar="MHZ",
+                   help="the measured side's core clock, to turn cycles into time (GPGPU-Sim's "
+                        "-gpgpu_clock_domains is read from its log otherwise)")
+    c.add_argument("--label", default="measured", help="what the measured side is, for the table and plot "
+                                                       "(default: measured; e.g. H100, GPGPU-Sim)")
+    c.add_argument("--title", help="the plot's title (default: the pair count, MAPE and r)")
+    c.add_argument("-o", "--output", metavar="DIR", help="write the tables and correlation.png here")
     return top
 
 
@@ -123,6 +160,9 @@ def main(argv=None):
         if args.command == "report":
             from warpsim_py import report
             return report.run(args)
+        if args.command == "correlate":
+            from warpsim_py import correlate
+            return correlate.run(args)
         from warpsim_py import study
         return study.run(args)
     except ImportError as e:

@@ -189,7 +189,7 @@ def _ratio(values, numerator, denominator):
 def stats_table(stats, path):
     """One run's statistics as one program row and one row per kernel."""
     program = Path(str(stats.get("warpsim", {}).get("program") or path.stem)).name
-    flat = flatten(stats, skip=("kernels",))
+    flat = flatten(stats, skip=("kernels", "launches"))
     base = {"point": "p000", "label": program, "program": program, "status": "pass", "reason": None}
     rows = [{**flat, **base, "row": "program", "kernel": None, "kernel_index": None,
              "wall_seconds": flat.get("warpsim.wall_seconds"), "cycles": flat.get("gpu_tot_sim_cycle"),
