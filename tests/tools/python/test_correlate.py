@@ -135,6 +135,14 @@ class CorrelateTest(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn("bad.csv:2", err)
 
+    def test_two_runs_of_one_program_are_refused(self):
+        log = self.write("app.log", GPGPUSIM_LOG)
+        self.write("sweep/a/app.stats.json", sim_stats("/b/s/app", [("_Z4stepPf", 10)]))
+        self.write("sweep/b/app.stats.json", sim_stats("/b/s/app", [("_Z4stepPf", 20)]))
+        rc, _, err = run("correlate", log, self.dir / "sweep")
+        self.assertEqual(rc, 2)
+        self.assertIn("two simulated runs of s/app", err)
+
     def test_pearson(self):
         self.assertAlmostEqual(correlate.pearson([1, 2, 3], [2, 4, 6]), 1.0)
         self.assertAlmostEqual(correlate.pearson([1, 2, 3], [3, 2, 1]), -1.0)

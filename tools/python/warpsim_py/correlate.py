@@ -187,7 +187,12 @@ class Pair:
 def _match(measured, simulated):
     """The simulated program for each measured one: by suite/name, else by a
     name only one simulated program has."""
-    by_key = {p.key: p for p in simulated}
+    by_key = {}
+    for p in simulated:
+        if p.key in by_key:
+            raise UserError(f"two simulated runs of {p.key} ({by_key[p.key].source}, {p.source}): "
+                            "give the runs of one configuration")
+        by_key[p.key] = p
     by_name = {}
     for p in simulated:
         by_name.setdefault(p.key.split("/")[-1], []).append(p)
