@@ -130,6 +130,10 @@ class Timer {
   Timer() : started_(std::chrono::steady_clock::now()) {
     const char* out = std::getenv("WARPSIM_PROFILE_OUT");
     out_ = out != nullptr ? out : "";
+    // Only the process `warpsim profile` started writes the file, not the
+    // CUDA programs it starts in turn (they inherit LD_PRELOAD).
+    if (const char* pid = std::getenv("WARPSIM_PROFILE_PID"); pid != nullptr && std::atol(pid) != getpid())
+      out_.clear();
     create_ = real<Error (*)(Event*)>("cudaEventCreate");
     record_ = real<Error (*)(Event, Stream)>("cudaEventRecord");
     record_ptsz_ = real<Error (*)(Event, Stream)>("cudaEventRecord_ptsz");

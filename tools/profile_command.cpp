@@ -95,6 +95,7 @@ int profile(const ProfileOptions& opt) {
     ::setenv("LD_PRELOAD", preload.c_str(), 1);
     ::setenv("WARPSIM_PROFILE_OUT", out->temp_path().c_str(), 1);
     ::setenv("WARPSIM_PROGRAM", opt.command[0].c_str(), 1);
+    ::setenv("WARPSIM_PROFILE_PID", std::to_string(::getpid()).c_str(), 1);
     std::vector<char*> argv;
     for (const std::string& s : opt.command) argv.push_back(const_cast<char*>(s.c_str()));
     argv.push_back(nullptr);

@@ -41,6 +41,11 @@ assert sum(k["launches"] for k in gpu["kernels"]) == len(g)
 print(f"{len(g)} launches of {len(kernels)} kernels timed as simulated")
 PY
 
+# A process other than the one `warpsim profile` started writes nothing.
+LD_PRELOAD="$lib" WARPSIM_PROFILE_OUT="$work/child.json" WARPSIM_PROFILE_PID=1 \
+  "$warpsim" run --quiet --mode functional -- "$program" > child.log 2>&1 || { cat child.log; fail "run (child)"; }
+[ ! -e child.json ] || fail "a process that is not the profiled one wrote the file"
+
 # 2. correlate: simulated time is cycles / clock, the events also span the
 # runtime's 2 us launch cost, so each error is exactly -2000 ns / duration.
 "$warpsim" correlate gpu.json sim.json -o corr > corr.log 2>&1 || { cat corr.log; fail "correlate"; }
