@@ -107,6 +107,10 @@ const config::Table<SmConfig>& sm_config_table() {
         .range(1, 8);
     t.integer("fetch_per_cycle", &S::fetch_per_cycle, "warps", "warps the fetch stage serves per cycle")
         .range(1, 8);
+    t.integer("issue_interval", &S::issue_interval, "cycles",
+              "cycles from one issue of a scheduler to its next: 2 where a scheduler's lanes are half a warp "
+              "wide at the SM clock (Fermi's 16-lane groups at the 1401 MHz shader clock)")
+        .range(1, 8);
     t.integer("decode_latency", &S::decode_latency, "cycles",
               "cycles from an L1I hit to the instruction buffer")
         .range(0, 64);

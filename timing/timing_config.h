@@ -41,6 +41,7 @@ struct SmConfig {
   uint32_t two_level_active = 8;    // two-level: warps in each scheduler's active pool
   uint32_t ibuffer_entries = 2;     // decoded instructions buffered per warp
   uint32_t fetch_per_cycle = 4;     // warps fetched from the L1I per cycle (one per sub-core L0 on Volta+)
+  uint32_t issue_interval = 1;      // cycles between two issues of one scheduler (Fermi at its shader clock: 2)
   uint32_t decode_latency = 1;      // cycles from fetch (hit) to the instruction buffer
   uint32_t scoreboard_entries = 64; // pending register writes per warp before issue stalls
   bool operand_collector = false;   // model register-bank conflicts when reading operands

@@ -42,6 +42,7 @@ Sm::Sm(uint32_t id, const TimingConfig& config, uint32_t max_warps, LowerMemory&
       warps_(max_warps),
       scheduler_warps_(config.sm.schedulers),
       last_slot_(config.sm.schedulers, IssueSlot::Idle),
+      next_issue_(config.sm.schedulers, 0),
       unit_free_(size_t{config.sm.schedulers} * kUnitClasses * kMaxUnitsPerClass, 0),
       l1d_(config.l1d),
       l1i_(config.l1i),
@@ -143,6 +144,7 @@ void Sm::finish_kernel(uint64_t cycles) {
   if (cycles > accounted_)
     stats_.issue_slots[static_cast<int>(IssueSlot::Idle)] += (cycles - accounted_) * config_.sm.schedulers;
   accounted_ = 0;
+  std::fill(next_issue_.begin(), next_issue_.end(), 0);  // the next launch counts cycles from 0
 }
 
 void Sm::account_skipped(uint64_t cycles) {
@@ -164,6 +166,9 @@ uint64_t Sm::next_event(uint64_t now) const {
     if (t > now && t < next) next = t;
   };
   if (fetch_head_ < fetch_queue_.size()) return now + 1;
+  // A scheduler between two issues counts its slots as issued until it may
+  // issue again; then it looks at its warps and the slots get their reason.
+  for (uint64_t t : next_issue_) later(t);
   const uint32_t slots = shape_.ctas_per_sm * shape_.warps_per_cta;
   for (uint32_t i = 0; i < slots; ++i) {
     const WarpSlot& w = warps_[i];
@@ -242,6 +247,12 @@ void Sm::fetch(uint64_t now) {
 // ---- issue -------------------------------------------------------------------------
 
 bool Sm::issue(uint32_t s, uint64_t now) {
+  if (now < next_issue_[s]) {
+    // Between two issues (issue_interval > 1): the slot belongs to the
+    // instruction issued last.
+    ++stats_.issue_slots[static_cast<int>(last_slot_[s])];
+    return false;
+  }
   const auto& list = scheduler_warps_[s];
   if (list.empty()) {
     last_slot_[s] = IssueSlot::Idle;
@@ -270,6 +281,7 @@ bool Sm::issue(uint32_t s, uint64_t now) {
         if (reason == IssueSlot::Issued) {
           policies_[s]->issued(ws);
           execute(ws, now);
+          next_issue_[s] = now + config_.sm.issue_interval;
           last_slot_[s] = IssueSlot::Issued;
           ++stats_.issue_slots[static_cast<int>(IssueSlot::Issued)];
           return true;

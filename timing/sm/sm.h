@@ -239,6 +239,7 @@ class Sm : private WarpViews {
   std::vector<std::vector<uint32_t>> scheduler_warps_;  // per scheduler, oldest first
   std::vector<std::unique_ptr<WarpSchedulerPolicy>> policies_;
   std::vector<IssueSlot> last_slot_;  // per scheduler, the last cycle's reason
+  std::vector<uint64_t> next_issue_;  // per scheduler, the first cycle it may issue again (issue_interval)
   std::vector<uint32_t> order_;       // scratch for the policies
   std::vector<uint32_t> fetch_queue_;  // warps waiting for the fetch stage, in order (a ring)
   size_t fetch_head_ = 0;

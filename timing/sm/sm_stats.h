@@ -25,7 +25,7 @@ inline constexpr const char* kIssueSlotNames[] = {"issued",     "idle",      "fe
                                                   "scoreboard", "unit_busy", "memory_stall"};
 // What each kind of slot means (the statistics' descriptions).
 inline constexpr const char* kIssueSlotMeanings[] = {
-    "issue slots in which a warp instruction issued",
+    "issue slots in which a warp instruction issued (with issue_interval > 1, also the slots until the scheduler may issue again)",
     "issue slots with no warp assigned to the scheduler",
     "issue slots lost because the closest warp's instruction was not yet buffered (fetch, L1I miss, decode)",
     "issue slots lost because the closest warp waited at a barrier or a fence",
