@@ -2,8 +2,11 @@
 # warpsim next to GPGPU-Sim 4.2 on the same binaries (docs/fidelity.md): runs
 # the workloads of tests/fidelity/gpgpusim-4.2-*.csv at `tiny` on gtx480 and
 # v100, joins them with GPGPU-Sim's cycles with `warpsim correlate`, and
-# checks that every program's simulated time is within a factor of two of
-# GPGPU-Sim's (polybench/atax was 7.7x before the L1's hashed set index).
+# checks every program's simulated time against GPGPU-Sim's: within 30% on
+# gtx480 (before Fermi's hashed L1 set index polybench/atax took 7.7x, before
+# its issue interval hotspot and pathfinder were 37% and 42% faster), within
+# 45% on v100 (whose latency-bound programs are 34-38% faster by the two
+# configurations' clocks; before the unsectored L1I they were 46-75% slower).
 #   gpgpusim_test.sh WARPSIM BENCHMARKS_DIR WORK_DIR
 set -euo pipefail
 warpsim=$1
@@ -15,8 +18,8 @@ mkdir -p "$work"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-compare() {  # compare CONFIG FIXTURE
-  local config=$1 fixture=$2
+compare() {  # compare CONFIG FIXTURE BOUND: |simulated / measured - 1| < BOUND
+  local config=$1 fixture=$2 bound=$3
   mkdir -p "$work/$config"
   for program in $(tail -n +2 "$fixture" | cut -d, -f1); do
     "$warpsim" run --config "$config" --stats "$work/$config/${program//\//-}.json" -- "$bench/$program" tiny \
@@ -31,11 +34,11 @@ compare() {  # compare CONFIG FIXTURE
   actual=$(($(wc -l < "$work/$config-correlation/pairs.csv") - 1))
   [ "$actual" = "$expected" ] || fail "$config: $actual pairs, expected $expected"
   [ -s "$work/$config-correlation/correlation.png" ] || fail "$config: no plot"
-  # error = simulated / measured - 1: within a factor of two is (-0.5, 1.0).
-  awk -F, -v c="$config" 'NR > 1 && ($7 + 0 <= -0.5 || $7 + 0 >= 1.0) { print "FAIL: " c " " $1 ": error " $7; bad = 1 }
+  # error = simulated / measured - 1.
+  awk -F, -v c="$config" -v b="$bound" 'NR > 1 && ($7 + 0 <= -b || $7 + 0 >= b) { print "FAIL: " c " " $1 ": error " $7; bad = 1 }
                           END { exit bad }' "$work/$config-correlation/pairs.csv" >&2
 }
 
-compare gtx480 "$here/gpgpusim-4.2-gtx480-tiny.csv"
-compare v100 "$here/gpgpusim-4.2-qv100-tiny.csv"
+compare gtx480 "$here/gpgpusim-4.2-gtx480-tiny.csv" 0.30
+compare v100 "$here/gpgpusim-4.2-qv100-tiny.csv" 0.45
 echo "PASS"
