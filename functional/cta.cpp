@@ -38,8 +38,18 @@ Cta::Cta(const LaunchContext& launch, Dim3 ctaid, CtaBuffers& buffers, Cluster* 
   for (uint32_t w = 0; w < nwarps; ++w) {
     uint32_t threads = std::min(kWarpSize, num_threads_ - w * kWarpSize);
     LaneMask valid = threads == kWarpSize ? kFullMask : (1u << threads) - 1;
-    warps_.push_back(std::make_unique<Warp>(*this, w, valid));
+    std::vector<uint64_t> registers;
+    if (!buffers_.spare_registers.empty()) {
+      registers = std::move(buffers_.spare_registers.back());
+      buffers_.spare_registers.pop_back();
+    }
+    warps_.push_back(std::make_unique<Warp>(*this, w, valid, std::move(registers)));
   }
+}
+
+Cta::~Cta() {
+  for (auto& w : warps_)
+    if (w) buffers_.spare_registers.push_back(w->take_registers());
 }
 
 void HostBuffer::reserve(size_t bytes) {

@@ -8,8 +8,11 @@ const config::Table<ExecutorOptions>& executor_config_table() {
     using E = ExecutorOptions;
     config::Table<E> t("Functional executor: how the CTAs of a launch are run on the host");
     t.integer("threads", &E::threads, "threads",
-              "host threads running CTAs; 1 runs them in order on the calling thread")
-        .range(1, 1024);
+              "host threads running CTAs; 1 runs them in order on the calling thread; 0: every core "
+              "(at most 16) for kernels whose CTAs cannot act on one another (no atomics on global "
+              "memory, gpu-scope strong accesses or fences, device malloc or launches), in order for "
+              "the rest")
+        .range(0, 1024);
     t.integer("warp_quantum", &E::warp_quantum, "instructions",
               "warp instructions a warp runs before the next warp of its CTA takes a turn")
         .range(1, 4294967295u);

@@ -261,8 +261,21 @@ GridOutcome run_co_resident(const LaunchContext& ctx, const ExecutorOptions& opt
 
 }  // namespace
 
+uint32_t auto_threads() {
+  // More threads than this rarely pay: CTAs contend for the memory bandwidth
+  // of the host, and each thread costs its start-up on every launch.
+  constexpr uint32_t kCap = 16;
+  return std::clamp<uint32_t>(std::thread::hardware_concurrency(), 1, kCap);
+}
+
+uint32_t grid_threads(const ExecutorOptions& options, const KernelInfo* kernel) {
+  if (options.threads != 0) return options.threads;
+  return kernel != nullptr && kernel->cta_interaction.empty() ? auto_threads() : 1;
+}
+
 GridOutcome run_grid(LaunchContext& ctx, const ExecutorOptions& options, Dim3 cluster) {
   ExecutorOptions opt = options;
+  opt.threads = grid_threads(options, ctx.kernel);
   opt.warp_quantum = std::max<uint32_t>(opt.warp_quantum, 1);
   opt.cta_quantum = std::max<uint32_t>(opt.cta_quantum, 1);
   const Dim3& g = ctx.config.grid;

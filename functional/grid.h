@@ -2,14 +2,16 @@
 // The grid executor of functional-only mode: runs every CTA of a launch.
 //
 // Three schedules, all deterministic:
-//  - in order: one CTA after another on the calling thread (the default);
+//  - in order: one CTA after another on the calling thread;
 //  - parallel: CTAs claimed in index order by `threads` host threads. Memory,
 //    printf output (emitted in CTA order), statistics and the reported fault
 //    (the lowest-numbered faulting CTA) are the same as in order, for every
 //    kernel whose CTAs do not race with each other. CTAs that do (float
 //    atomics accumulating into one address, atomics whose returned values
 //    decide what is written where) get the same set of results a GPU could
-//    give, not necessarily the in-order one;
+//    give, not necessarily the in-order one. By default (threads = 0) a
+//    kernel whose CTAs cannot act on one another (KernelInfo::cta_interaction
+//    is empty) runs this way on every core, the others in order;
 //  - co-resident (cooperative launches): every CTA exists at once and they take
 //    turns of `cta_quantum` warp instructions, so CTAs can wait for each other
 //    (grid-wide sync).
@@ -27,7 +29,10 @@
 namespace warpsim::functional {
 
 struct ExecutorOptions {
-  uint32_t threads = 1;          // host threads running CTAs; 1 runs them in order
+  // Host threads running CTAs; 1 runs them in order; 0 (the default): all
+  // cores (auto_threads()) for kernels whose CTAs cannot act on one another,
+  // in order for the rest.
+  uint32_t threads = 0;
   uint32_t warp_quantum = 4096;  // instructions a warp runs before the next warp's turn
   uint32_t cta_quantum = 16384;  // co-resident CTAs: warp instructions per turn
   uint64_t watchdog = uint64_t{1} << 30;  // max warp instructions per CTA; 0: unlimited
@@ -49,6 +54,12 @@ struct GridOutcome {
   Dim3 fault_cta;
   uint32_t fault_warp = 0;
 };
+
+// The host threads `threads = 0` gives a kernel whose CTAs cannot act on one
+// another: this machine's hardware threads, at most 16.
+uint32_t auto_threads();
+// The host threads that run the CTAs of `kernel` under `options`.
+uint32_t grid_threads(const ExecutorOptions& options, const KernelInfo* kernel);
 
 class Cta;
 // The CTA with linear index `i` (x fastest) of `grid`.

@@ -4,6 +4,7 @@
 
 #include <atomic>
 
+#include "functional/cta_interaction.h"
 #include "functional/lowering.h"
 #include "ptx/target_requirements.h"
 
@@ -21,6 +22,7 @@ std::unique_ptr<Program> lower_module(std::shared_ptr<const ptx::Module> module,
     program->serial = next_serial.fetch_add(1, std::memory_order_relaxed);
     const auto arch = ptx::module_arch(*program->module);
     program->independent_threads = !arch || arch->sm >= 70;
+    for (KernelInfo& k : program->kernels) k.cta_interaction = find_cta_interaction(*program, k.function);
   }
   return program;
 }

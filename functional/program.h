@@ -162,6 +162,10 @@ struct KernelInfo {
   uint64_t static_shared_bytes = 0;
   uint32_t dynamic_shared_align = 16;
   std::array<uint32_t, 3> cluster_dims{1, 1, 1};  // .reqnctapercluster (1,1,1: none)
+  // What lets its CTAs act on one another (an atomic on global memory...);
+  // empty: nothing, so they may run on several host threads by default
+  // (functional/cta_interaction.h).
+  std::string cta_interaction;
 };
 
 struct Program {

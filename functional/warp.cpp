@@ -12,8 +12,9 @@
 
 namespace warpsim::functional {
 
-Warp::Warp(Cta& cta, uint32_t warp_in_cta, LaneMask valid)
-    : cta_(cta), warp_in_cta_(warp_in_cta), valid_(valid) {
+Warp::Warp(Cta& cta, uint32_t warp_in_cta, LaneMask valid, std::vector<uint64_t> registers)
+    : cta_(cta), warp_in_cta_(warp_in_cta), valid_(valid), regs_(std::move(registers)) {
+  regs_.clear();  // registers start at zero (enter_function), whatever the storage held
   const Program& prog = *launch().program;
   const FunctionInfo& kernel = prog.functions[launch().kernel->function];
   enter_function(launch().kernel->function);

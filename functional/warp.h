@@ -101,7 +101,11 @@ struct ExecFault {
 
 class Warp {
  public:
-  Warp(Cta& cta, uint32_t warp_in_cta, LaneMask valid);
+  // `registers`: storage to reuse for the register file (its contents are
+  // discarded; its capacity is what counts).
+  Warp(Cta& cta, uint32_t warp_in_cta, LaneMask valid, std::vector<uint64_t> registers = {});
+  // The register file's storage, for the next warp (the warp must not run again).
+  std::vector<uint64_t> take_registers() { return std::move(regs_); }
 
   // Executes the instruction at the top of the SIMT stack.
   StepResult step() { return counts_offload_ ? step_as<true>() : step_as<false>(); }

@@ -11,6 +11,8 @@
 
 #include "common/diagnostics.h"
 #include "common/input_file.h"
+#include "functional/device_memory.h"
+#include "functional/lower.h"
 #include "ptx/compile.h"
 #include "ptx/module_analysis.h"
 #include "ptx/parse.h"
@@ -80,8 +82,11 @@ std::string param_type(const ptx::Variable& v) {
   return t;
 }
 
+// `cta_interaction`: what lets the kernel's CTAs act on one another (empty:
+// nothing); null when the module could not be lowered for execution.
 void print_kernel_info(const ptx::Module& m, const ptx::Function& f,
-                       const ptx::KernelResources& r, const ptx::FunctionAnalysis& a) {
+                       const ptx::KernelResources& r, const ptx::FunctionAnalysis& a,
+                       const std::string* cta_interaction) {
   fmt::print("kernel {}\n", f.name);
   fmt::print("  parameters: {} ({} bytes, align {})\n", f.params.size(), r.param_bytes,
              r.param_align);
@@ -108,6 +113,12 @@ void print_kernel_info(const ptx::Module& m, const ptx::Function& f,
     for (uint32_t c : r.callees) names += fmt::format(" {}", m.functions[c].name);
     fmt::print("  calls:{}{}\n", names, r.has_indirect_calls ? " (and indirect calls)" : "");
   }
+  if (cta_interaction == nullptr) return;
+  if (cta_interaction->empty())
+    fmt::print("  CTAs: independent (functional mode runs them on every core by default)\n");
+  else
+    fmt::print("  CTAs: interact through {} (functional mode runs them in order by default)\n",
+               *cta_interaction);
 }
 
 int run_info(const PtxOptions& opt) {
@@ -117,9 +128,18 @@ int run_info(const PtxOptions& opt) {
   fmt::print("{}: PTX {}.{}, target {}, {}-bit addresses\n", opt.file, m.version_major,
              m.version_minor, fmt::join(m.targets, ","), m.address_size);
   ptx::ModuleAnalysis a = ptx::analyze_module(m);
+  // Lowered as the simulator would load it, for what only the executable form
+  // tells (whether CTAs interact); a module that cannot be lowered (an
+  // initialiser naming an unknown symbol...) still gets the rest.
+  std::shared_ptr<const ptx::Module> shared = std::move(module);
+  functional::DeviceMemory memory;
+  DiagnosticEngine lower_diags;
+  std::unique_ptr<functional::Program> program = functional::lower_module(shared, memory, lower_diags);
   for (size_t i = 0; i < m.functions.size(); ++i) {
     const ptx::Function& f = m.functions[i];
-    if (f.has_body && f.is_entry) print_kernel_info(m, f, a.kernels[i], a.functions[i]);
+    if (!f.has_body || !f.is_entry) continue;
+    const functional::KernelInfo* k = program ? program->find_kernel(f.name) : nullptr;
+    print_kernel_info(m, f, a.kernels[i], a.functions[i], k ? &k->cta_interaction : nullptr);
   }
   for (size_t i = 0; i < m.functions.size(); ++i) {
     const ptx::Function& f = m.functions[i];

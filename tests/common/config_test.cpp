@@ -393,7 +393,7 @@ TEST(Errors, OutOfRange) {
       "blocks)");
   EXPECT_EQ(
       load_error("[functional]\nthreads = 5000\n"),
-      "x.toml:2:11: functional.threads: 5000 threads is out of range (valid: 1 to 1024 threads)");
+      "x.toml:2:11: functional.threads: 5000 threads is out of range (valid: 0 to 1024 threads)");
   // Beyond what the member's type holds: still an error, never a wrap-around.
   EXPECT_EQ(
       load_error("[functional]\nwarp_quantum = 4294967296\n"),
@@ -576,11 +576,11 @@ TEST(Overrides, BadSyntax) {
 TEST(Overrides, LineNumberIsThePositionOnTheCommandLine) {
   DiagnosticEngine d;
   EXPECT_FALSE(
-      load_sim_config("", {"gpu.num_sms=8", "functional.threads=0", "gpu.num_sm=3"}, {}, d));
+      load_sim_config("", {"gpu.num_sms=8", "functional.threads=2000", "gpu.num_sm=3"}, {}, d));
   EXPECT_EQ(d.format_all(),
-            "--set:2:20: error: functional.threads: 0 threads is out of range (valid: 1 to 1024 "
+            "--set:2:20: error: functional.threads: 2000 threads is out of range (valid: 0 to 1024 "
             "threads)\n"
-            "  functional.threads=0\n"
+            "  functional.threads=2000\n"
             "                     ^\n"
             "--set:3:5: error: unknown key 'num_sm' in [gpu] (did you mean 'num_sms'?)\n"
             "  gpu.num_sm=3\n"

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "functional/cta.h"
 #include "functional/device.h"
 #include "tests/functional/exec_test_util.h"
 
@@ -280,6 +281,65 @@ TEST(Grid, ClockIsDeterministicAcrossSchedules) {
   }
   EXPECT_EQ(results[0], results[1]);
   for (size_t i = 1; i < 32; i += 2) EXPECT_GT(results[0][i], 0u);
+}
+
+// Each thread stores %r3 before writing it (0: registers start zeroed), then
+// leaves a non-zero value in it, so a CTA that inherits the storage of an
+// ended CTA's register file sees that value unless the file is reset.
+const char* kDirtyRegisters = R"(
+.visible .entry dirty(.param .u64 out)
+{
+  .reg .b32 %r<4>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %tid.x;
+  mad.lo.s32 %r1, %r1, 64, %r2;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r3;
+  add.s32 %r3, %r1, 12345;
+  st.global.u32 [%rd3+1024], %r3;
+  ret;
+}
+)";
+
+// Register files are reused from CTA to CTA (allocating them afresh for every
+// CTA made sdk/scan 10x slower) and still start at zero in every CTA.
+TEST(Grid, CtasReuseRegisterFilesWhichStartAtZero) {
+  auto l = load(kDirtyRegisters);
+  ExecutorOptions opt;
+  opt.threads = 1;
+  l->device.set_executor_options(opt);
+  uint64_t out = upload(l->device, std::vector<uint32_t>(512, 0xdeadbeef));
+  ASSERT_TRUE(run(*l, "dirty", {4}, {64}, {param_bytes(out)}).ok());
+  std::vector<uint32_t> got = download<uint32_t>(l->device, out, 512);
+  for (uint32_t i = 0; i < 256; ++i) {
+    EXPECT_EQ(got[i], 0u) << "thread " << i;
+    EXPECT_EQ(got[256 + i], i + 12345);
+  }
+
+  // The storage itself: the second CTA takes the first one's register files.
+  LaunchContext ctx;
+  ctx.program = l->program.get();
+  ctx.kernel = l->program->find_kernel("dirty");
+  ctx.memory = &l->device.memory();
+  ctx.config.grid = {2};
+  ctx.config.block = {64};
+  std::string why;
+  const std::vector<std::vector<uint8_t>> args{param_bytes(out)};
+  auto params = l->device.layout_params(*ctx.kernel, args, &why);
+  ASSERT_TRUE(params) << why;
+  ctx.params = *params;
+  CtaBuffers buffers;
+  {
+    Cta first(ctx, {0, 0, 0}, buffers);
+    EXPECT_EQ(first.run(), CtaStatus::Done);
+  }
+  ASSERT_EQ(buffers.spare_registers.size(), 2u);  // two warps' files
+  EXPECT_GE(buffers.spare_registers.back().capacity(), size_t{4} * 32);  // %r0..%r3 at least
+  Cta second(ctx, {1, 0, 0}, buffers);
+  EXPECT_TRUE(buffers.spare_registers.empty());
+  EXPECT_EQ(second.run(), CtaStatus::Done);
 }
 
 }  // namespace

@@ -157,8 +157,8 @@ class Sm : private WarpViews {
     uint32_t async_base = 0;
   };
   struct CtaSlot {
+    functional::CtaBuffers buffers;  // declared first: the CTA returns storage to it when destroyed
     std::unique_ptr<functional::Cta> cta;
-    functional::CtaBuffers buffers;
     uint32_t first_warp = 0;  // warp slots first_warp .. first_warp + warps_per_cta - 1
     uint32_t live_warps = 0;
     uint64_t linear = 0;
