@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "functional/cta.h"
+#include "functional/host_workers.h"
 #include "common/signal_name.h"
 
 namespace warpsim::functional {
@@ -227,11 +228,7 @@ GridOutcome run_parallel(const LaunchContext& ctx, const ExecutorOptions& opt, c
     total.thread_instructions += mine.thread_instructions;
     total.offload += mine.offload;
   };
-  std::vector<std::thread> pool;
-  pool.reserve(threads - 1);
-  for (uint32_t t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  run_on_host_threads(threads, worker);
   // Output in unit order, up to the faulting unit.
   const uint64_t last = first_fault.load();
   if (ctx.print)
