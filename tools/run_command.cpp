@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,7 @@ struct RunOptions {
   std::vector<std::string> overrides;
   std::string mode = "timing";
   std::string memcheck;  // empty: the configuration's functional.memcheck
+  std::optional<uint32_t> threads;  // host threads (functional mode); unset: the configuration's
   std::string stats;
   std::string power_trace;
   double progress = 0;  // seconds between progress lines; 0: none
@@ -212,6 +214,14 @@ int run(RunOptions opt) {
     }
     // The last override wins, so --memcheck beats a --set of the same key.
     opt.overrides.push_back("functional.memcheck=" + opt.memcheck);
+  }
+  if (opt.threads) {
+    if (opt.mode != "functional" && *opt.threads > 1) {
+      fmt::print(stderr, "warpsim run: --threads {} needs --mode functional (timing mode simulates on one "
+                         "host thread)\n", *opt.threads);
+      return 2;
+    }
+    opt.overrides.push_back(fmt::format("functional.threads={}", *opt.threads));
   }
   // From here on a signal is recorded, not fatal: warpsim stops the program
   // and removes its temporary files before it exits.
@@ -381,6 +391,10 @@ void register_run_command(CLI::App& app) {
   run_cmd->add_option("--memcheck", opt->memcheck,
                       "Device-memory checking: gpu (the default; faults only outside the 2 MiB granules "
                       "a GPU maps) or strict (faults outside every allocation, like compute-sanitizer)");
+  run_cmd->add_option("--threads", opt->threads,
+                      "Functional mode: host threads running CTAs (functional.threads; 1: in order; "
+                      "default 0: every core for kernels whose CTAs cannot act on one another)")
+      ->check(whole_number(0, 1024));
   run_cmd->add_option("--stats", opt->stats, "Write the run's statistics as JSON to this file");
   run_cmd->add_option("--power-trace", opt->power_trace,
                       "Timing mode: write power over time as CSV to this file (one row per "
