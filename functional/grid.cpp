@@ -259,8 +259,8 @@ GridOutcome run_co_resident(const LaunchContext& ctx, const ExecutorOptions& opt
 }  // namespace
 
 uint32_t auto_threads() {
-  // More threads than this rarely pay: CTAs contend for the memory bandwidth
-  // of the host, and each thread costs its start-up on every launch.
+  // More threads than this rarely pay: CTAs contend for the host's memory
+  // bandwidth, and each thread must be handed work on every launch.
   constexpr uint32_t kCap = 16;
   return std::clamp<uint32_t>(std::thread::hardware_concurrency(), 1, kCap);
 }
