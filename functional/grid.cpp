@@ -71,11 +71,13 @@ namespace {
 struct Units {
   Dim3 cluster;   // CTAs per cluster in each dimension
   Dim3 clusters;  // clusters in the grid
-  uint64_t count() const { return clusters.count(); }
+  // Only these clusters (by linear index, in this order); null: every one.
+  const std::vector<uint64_t>* subset = nullptr;
+  uint64_t count() const { return subset ? subset->size() : clusters.count(); }
   uint64_t size() const { return cluster.count(); }
   // The id of CTA `rank` of cluster `unit`.
   Dim3 cta(uint64_t unit, uint64_t rank) const {
-    const Dim3 u = cta_at(clusters, unit), r = cta_at(cluster, rank);
+    const Dim3 u = cta_at(clusters, subset ? (*subset)[unit] : unit), r = cta_at(cluster, rank);
     return Dim3{u.x * cluster.x + r.x, u.y * cluster.y + r.y, u.z * cluster.z + r.z};
   }
 };
@@ -101,21 +103,10 @@ void add_counts(const Cta& cta, const ExecutorOptions& opt, GridOutcome& out) {
   out.offload += cta.offload_counts();
 }
 
-// Runs CTAs that must be resident together (a cluster, or a cooperative
-// grid) to their end: they take turns of `cta_quantum` warp instructions in
-// a fixed order. `cluster_of[i]` is the cluster of CTA i.
-void run_together(const LaunchContext& ctx, const ExecutorOptions& opt, const std::vector<Dim3>& ids,
-                  const std::vector<std::pair<Cluster*, uint32_t>>& cluster_of,
-                  std::vector<CtaBuffers>& buffers, GridOutcome& out, PrintedRecords* printed) {
-  const size_t n = ids.size();
-  if (buffers.size() < n) buffers.resize(n);
-  std::vector<std::unique_ptr<Cta>> ctas;
-  ctas.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
-    auto [cluster, rank] = cluster_of[i];
-    ctas.push_back(std::make_unique<Cta>(ctx, ids[i], buffers[i], cluster, rank));
-    cluster->ctas[rank] = ctas.back().get();
-  }
+// Runs `ctas` to their end, or to the first fault (recorded in `out`): they
+// take turns of `cta_quantum` warp instructions in the order given.
+void take_turns(const ExecutorOptions& opt, const std::vector<Cta*>& ctas, GridOutcome& out) {
+  const size_t n = ctas.size();
   std::vector<bool> done(n, false);
   size_t remaining = n;
   while (remaining > 0 && !out.fault) {
@@ -133,6 +124,26 @@ void run_together(const LaunchContext& ctx, const ExecutorOptions& opt, const st
       }
     }
   }
+}
+
+// Runs CTAs that must be resident together (a cluster, or a cooperative
+// grid) to their end: they take turns of `cta_quantum` warp instructions in
+// a fixed order. `cluster_of[i]` is the cluster of CTA i.
+void run_together(const LaunchContext& ctx, const ExecutorOptions& opt, const std::vector<Dim3>& ids,
+                  const std::vector<std::pair<Cluster*, uint32_t>>& cluster_of,
+                  std::vector<CtaBuffers>& buffers, GridOutcome& out, PrintedRecords* printed) {
+  const size_t n = ids.size();
+  if (buffers.size() < n) buffers.resize(n);
+  std::vector<std::unique_ptr<Cta>> ctas;
+  ctas.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    auto [cluster, rank] = cluster_of[i];
+    ctas.push_back(std::make_unique<Cta>(ctx, ids[i], buffers[i], cluster, rank));
+    cluster->ctas[rank] = ctas.back().get();
+  }
+  std::vector<Cta*> turns;
+  for (auto& cta : ctas) turns.push_back(cta.get());
+  take_turns(opt, turns, out);
   for (auto& cta : ctas) {
     add_counts(*cta, opt, out);
     if (printed) printed->append(cta->take_printed());
@@ -270,21 +281,60 @@ uint32_t grid_threads(const ExecutorOptions& options, const KernelInfo* kernel) 
   return kernel != nullptr && kernel->cta_interaction.empty() ? auto_threads() : 1;
 }
 
-GridOutcome run_grid(LaunchContext& ctx, const ExecutorOptions& options, Dim3 cluster) {
+namespace {
+
+ExecutorOptions grid_options(const ExecutorOptions& options, const LaunchContext& ctx) {
   ExecutorOptions opt = options;
   opt.threads = grid_threads(options, ctx.kernel);
   opt.warp_quantum = std::max<uint32_t>(opt.warp_quantum, 1);
   opt.cta_quantum = std::max<uint32_t>(opt.cta_quantum, 1);
-  const Dim3& g = ctx.config.grid;
-  Units units{cluster, Dim3{g.x / cluster.x, g.y / cluster.y, g.z / cluster.z}};
-  if (opt.monitor) opt.monitor->begin(g.count());
-  if (ctx.config.cooperative) return run_co_resident(ctx, opt, units);
+  return opt;
+}
+
+// Runs `units` in order, or in parallel where `opt` allows it.
+GridOutcome run_units(LaunchContext& ctx, const ExecutorOptions& opt, const Units& units) {
   if (opt.threads > 1 && units.count() > 1) {
     ctx.buffer_output = true;
     ctx.concurrent = true;
     return run_parallel(ctx, opt, units);
   }
   return run_in_order(ctx, opt, units);
+}
+
+}  // namespace
+
+GridOutcome run_ctas(LaunchContext& ctx, const ExecutorOptions& options, const std::vector<uint64_t>& ctas) {
+  const ExecutorOptions opt = grid_options(options, ctx);
+  const Dim3 one{1, 1, 1};
+  Units units{one, ctx.config.grid, &ctas};
+  return run_units(ctx, opt, units);
+}
+
+GridOutcome finish_ctas(const ExecutorOptions& options, const std::vector<Cta*>& ctas) {
+  GridOutcome out;
+  if (ctas.empty()) return out;
+  const ExecutorOptions opt = grid_options(options, ctas.front()->launch());
+  std::vector<uint64_t> warp_before, thread_before;
+  for (const Cta* c : ctas) {
+    warp_before.push_back(c->warp_instructions());
+    thread_before.push_back(c->thread_instructions());
+  }
+  take_turns(opt, ctas, out);
+  for (size_t i = 0; i < ctas.size(); ++i) {
+    ++out.ctas;
+    out.warp_instructions += ctas[i]->warp_instructions() - warp_before[i];
+    out.thread_instructions += ctas[i]->thread_instructions() - thread_before[i];
+  }
+  return out;
+}
+
+GridOutcome run_grid(LaunchContext& ctx, const ExecutorOptions& options, Dim3 cluster) {
+  const ExecutorOptions opt = grid_options(options, ctx);
+  const Dim3& g = ctx.config.grid;
+  Units units{cluster, Dim3{g.x / cluster.x, g.y / cluster.y, g.z / cluster.z}};
+  if (opt.monitor) opt.monitor->begin(g.count());
+  if (ctx.config.cooperative) return run_co_resident(ctx, opt, units);
+  return run_units(ctx, opt, units);
 }
 
 }  // namespace warpsim::functional

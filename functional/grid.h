@@ -21,6 +21,7 @@
 // kernel (a spin loop that never ends) into a LaunchTimeout fault.
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "functional/launch.h"
 #include "functional/launch_monitor.h"
@@ -76,5 +77,14 @@ ExecFault interrupted_fault(const Cta& cta, int sig, uint32_t& warp);
 // multiple of it; 1x1x1 without clusters). Device printf output goes to
 // ctx.print, in CTA order.
 GridOutcome run_grid(LaunchContext& ctx, const ExecutorOptions& options, Dim3 cluster = {});
+
+// Sampled timing simulation's functional part (timing/gpu.h):
+// Runs only the CTAs of the grid of `ctx` with these linear indices, in this
+// order (or in parallel, as run_grid would); a launch without clusters.
+GridOutcome run_ctas(LaunchContext& ctx, const ExecutorOptions& options, const std::vector<uint64_t>& ctas);
+// Runs CTAs another model began to their end, taking turns of cta_quantum
+// warp instructions in the order given (they may wait for each other). The
+// outcome counts what ran in this call; `ctas` counts them all.
+GridOutcome finish_ctas(const ExecutorOptions& options, const std::vector<Cta*>& ctas);
 
 }  // namespace warpsim::functional

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/invariant.h"
 #include "common/signal_name.h"
@@ -65,6 +66,25 @@ struct Gpu::Launch {
   uint64_t next_cluster = 0;  // the next cluster to place
   uint32_t next_gpc = 0;      // where the search for room starts (round-robin)
   std::vector<std::unique_ptr<functional::Cluster>> cluster_state;  // by cluster, while the launch runs
+  // Sampled simulation: whether this launch may stop early, the window being
+  // measured, and the last two blocks of timing.sample_windows windows (warp
+  // instructions, cycles).
+  bool sampling = false;
+  uint64_t next_window = 0;
+  uint64_t window_start = 0;
+  uint64_t window_instructions = 0;  // the SMs' warp instructions at window_start
+  struct Window {
+    uint64_t instructions = 0;  // warp instructions issued in the window
+    uint64_t cycles = 0;
+    uint64_t ended = 0;         // CTAs that ended in it
+    uint64_t resident = 0;      // CTAs on the SMs at its end
+  };
+  std::vector<Window> windows;
+  uint64_t window_ended = 0;   // CTAs ended before window_start
+  uint64_t last_placement = 0;  // the cycle the last CTA so far was placed
+  std::vector<uint8_t> placed;  // by CTA: placed on an SM
+  uint64_t placed_ctas = 0;
+  uint64_t first_wave = 0;  // CTAs the SMs hold at once: min(grid, SMs x ctas_per_sm)
 
   void stop_with(const Sm& sm) {
     out.fault = sm.fault();
@@ -155,6 +175,11 @@ LaunchRun Gpu::launch(functional::LaunchContext& ctx, const functional::Executor
     if (l.out.fault) break;
     ++now;
     if (busy_sms_.empty() && all_placed(l)) break;
+    if (l.sampling && now >= l.next_window && steady(l, now)) {
+      finish_sampled(l, now);
+      last_ = l.activity;
+      return {std::move(l.out), std::move(l.activity)};
+    }
     if (sampler_ && now >= l.next_sample) {
       l.next_sample = now + sample_interval_;
       sampler_(activity_since(l, now));
@@ -227,6 +252,206 @@ void Gpu::begin(Launch& l) {
   l.next_sample = l.start + sample_interval_;
   l.next_watchdog = l.start + 1024;
   ctx.cycle = &l.since_start;
+  // Sampling stops a launch midway, which a cluster or a cooperative launch
+  // (CTAs that wait for each other across SMs) need not survive.
+  const GpuTimingConfig& g = config_.timing.gpu;
+  const uint64_t ctas = ctx.config.grid.count();
+  l.sampling = g.sample && l.clusters == 0 && !ctx.config.cooperative && ctas <= (uint64_t{1} << 28);
+  if (l.sampling) {
+    l.placed.assign(ctas, 0);
+    l.first_wave = std::min<uint64_t>(ctas, uint64_t{per_sm} * n);
+    l.window_start = l.start;
+    l.next_window = l.start + (g.sample_warmup != 0 ? g.sample_warmup : g.sample_window);
+  }
+}
+
+// Student's t at 97.5% for `df` degrees of freedom (a two-sided 95% interval).
+static double student_t975(uint32_t df) {
+  static constexpr double kT[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                                  2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                                  2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+  if (df == 0) return kT[0];
+  return df <= 30 ? kT[df - 1] : (df <= 60 ? 2.000 : 1.980);
+}
+
+bool Gpu::steady(Launch& l, uint64_t now) {
+  const GpuTimingConfig& g = config_.timing.gpu;
+  uint64_t instructions = 0, resident = 0;
+  for (const auto& sm : sms_) {
+    instructions += sm->stats().warp_instructions;
+    resident += sm->resident_ctas();
+  }
+  const uint64_t ended = l.placed_ctas - resident;
+  const bool warmup = l.window_start < l.start + g.sample_warmup;
+  const size_t k = g.sample_windows;
+  if (!warmup) {
+    if (l.windows.size() == 2 * k) l.windows.erase(l.windows.begin());
+    l.windows.push_back({instructions - l.window_instructions, now - l.window_start, ended - l.window_ended, resident});
+  }
+  l.window_start = now;
+  l.window_instructions = instructions;
+  l.window_ended = ended;
+  l.next_window = now + g.sample_window;
+  if (l.windows.size() < 2 * k) return false;
+  // Not before as many CTAs have ended as the first wave held: the first
+  // wave's CTAs start in step, loading at once and then computing at once,
+  // and its IPC is not yet the launch's. (A launch of one wave is never cut
+  // short.)
+  if (ended < l.first_wave) return false;
+  // Nor once every CTA is placed: the SMs are emptying, which is no steady
+  // state, and what is left takes at most a CTA's lifetime to simulate.
+  if (l.placed_ctas == l.placed.size()) return false;
+  // The IPC of the last k windows against that of the k before them: a
+  // kernel's IPC swings with its phases (loads, then arithmetic), which a
+  // block of windows spans.
+  auto ipc = [&](size_t from) {
+    double i = 0, c = 0;
+    for (size_t w = from; w < from + k; ++w) {
+      i += static_cast<double>(l.windows[w].instructions);
+      c += static_cast<double>(l.windows[w].cycles);
+    }
+    return i / c;
+  };
+  const double before = ipc(0), last = ipc(k);
+  const double mean = (before + last) / 2;
+  return mean > 0 && std::abs(last - before) <= g.sample_tolerance * mean;
+}
+
+void Gpu::finish_sampled(Launch& l, uint64_t stop) {
+  // The steady IPC (warp instructions per cycle) and its 95% confidence
+  // half-width from the spread of the windows (Student's t); a CTA's
+  // lifetime by Little's law (CTAs resident / CTAs ended per cycle).
+  double sum_i = 0, sum_c = 0, sum_ended = 0, sum_resident = 0;
+  for (const Launch::Window& w : l.windows) {
+    sum_i += static_cast<double>(w.instructions);
+    sum_c += static_cast<double>(w.cycles);
+    sum_ended += static_cast<double>(w.ended);
+    sum_resident += static_cast<double>(w.resident);
+  }
+  const double ipc = sum_i / sum_c;
+  double var = 0;
+  for (const Launch::Window& w : l.windows) {
+    const double d = static_cast<double>(w.instructions) / static_cast<double>(w.cycles) - ipc;
+    var += d * d;
+  }
+  const size_t k = l.windows.size();
+  var /= static_cast<double>(k - 1);
+  const double half = student_t975(static_cast<uint32_t>(k - 1)) * std::sqrt(var / static_cast<double>(k));
+  const double lifetime =
+      sum_ended > 0 ? (sum_resident / static_cast<double>(k)) / (sum_ended / sum_c) : 0.0;
+
+  const uint64_t simulated = stop - l.start;
+  l.ctx.cycle = nullptr;  // %clock counts as in functional mode from here on
+  for (auto& sm : sms_) sm->finish_kernel(simulated);
+  LaunchActivity a = activity_since(l, stop);
+  GridOutcome& out = l.out;
+  for (auto& sm : sms_) out.offload += sm->take_offload_counts();
+
+  // The CTAs the SMs hold, in CTA order, then those never placed.
+  std::vector<std::pair<uint64_t, functional::Cta*>> resident;
+  for (auto& sm : sms_) sm->detach_ctas(resident);
+  std::sort(resident.begin(), resident.end());
+  std::vector<functional::Cta*> ctas;
+  for (const auto& [linear, cta] : resident) ctas.push_back(cta);
+  GridOutcome rest = functional::finish_ctas(l.options, ctas);
+  if (l.ctx.program->offload_marks)
+    for (functional::Cta* c : ctas) rest.offload += c->offload_counts();
+  std::vector<uint64_t> unplaced;
+  for (uint64_t i = 0; i < l.placed.size(); ++i)
+    if (!l.placed[i]) unplaced.push_back(i);
+  if (!rest.fault && !unplaced.empty()) {
+    GridOutcome tail = functional::run_ctas(l.ctx, l.options, unplaced);
+    rest.ctas += tail.ctas;
+    rest.warp_instructions += tail.warp_instructions;
+    rest.thread_instructions += tail.thread_instructions;
+    rest.offload += tail.offload;
+    if (tail.fault) {
+      rest.fault = std::move(tail.fault);
+      rest.fault_cta = tail.fault_cta;
+      rest.fault_warp = tail.fault_warp;
+    }
+  }
+
+  // The rest of the launch runs at the steady IPC until the SMs drain: the
+  // last CTA placed still runs a lifetime, during which the SMs empty (on
+  // average half full, so half a lifetime more than at full speed). And the
+  // launch cannot end before its last CTA, never placed or placed last.
+  const double left = static_cast<double>(rest.warp_instructions);
+  const double last_end = unplaced.empty()
+                              ? std::max(0.0, lifetime - static_cast<double>(stop - l.last_placement))
+                              : lifetime;
+  const uint64_t extra = static_cast<uint64_t>(std::llround(std::max(left / ipc + lifetime / 2, last_end)));
+  const double slow = ipc - half > 0 ? left / (ipc - half) : 2 * left / ipc;
+  const uint64_t cycles = simulated + extra;
+
+  // The SMs' requests still in flight: fresh SMs, and the memory drained of
+  // the replies (the L2 and DRAM keep their state for the next launch).
+  const uint64_t drained = drain_memory(stop);
+  replace_sms();
+
+  a.cycles = cycles;
+  a.sampled_launches = 1;
+  a.simulated_cycles = simulated;
+  a.cycles_ci95 = static_cast<uint64_t>(std::llround(slow - left / ipc));
+  a.unsimulated_warp_instructions = rest.warp_instructions;
+  a.sm.warp_instructions += rest.warp_instructions;
+  a.sm.thread_instructions += rest.thread_instructions;
+  a.sm.ctas += unplaced.size();
+  l.activity = std::move(a);
+  ++launches_;
+  clock_ = std::max(drained, l.start + cycles);
+  total_cycles_ += cycles;
+
+  out.cycles = std::max<uint64_t>(cycles, 1);
+  out.ctas = l.activity.sm.ctas;
+  out.warp_instructions = l.activity.sm.warp_instructions;
+  out.thread_instructions = l.activity.sm.thread_instructions;
+  out.offload += rest.offload;
+  if (rest.fault && !out.fault) {
+    out.fault = std::move(rest.fault);
+    out.fault_cta = rest.fault_cta;
+    out.fault_warp = rest.fault_warp;
+  }
+  if (functional::LaunchMonitor* m = l.options.monitor) {
+    m->ctas_done.store(out.ctas, std::memory_order_relaxed);
+    m->thread_instructions.store(out.thread_instructions, std::memory_order_relaxed);
+    m->cycles.store(cycles, std::memory_order_relaxed);
+  }
+  if (out.fault) build();
+}
+
+uint64_t Gpu::drain_memory(uint64_t now) {
+  MemRequest reply;
+  const uint32_t n = static_cast<uint32_t>(sms_.size());
+  // A bound no drain reaches (a reply takes hundreds of cycles): past it the
+  // memory is rebuilt instead.
+  const uint64_t limit = now + (uint64_t{1} << 24);
+  try {
+    while (!memory_->idle() && now < limit) {
+      memory_->advance(now);
+      for (uint32_t i = 0; i < n; ++i)
+        while (memory_->receive(i, now, reply)) {
+        }
+      const uint64_t next = memory_->next_event(now);
+      now = next == UINT64_MAX ? now + 1 : std::max(now + 1, next);
+    }
+  } catch (const interconnect::NetworkError&) {
+    build();
+    return now;
+  }
+  if (!memory_->idle()) build();
+  return now;
+}
+
+void Gpu::replace_sms() {
+  const uint32_t n = config_.gpu.num_sms;
+  const uint32_t max_warps = std::max(1u, config_.gpu.max_threads_per_sm / functional::kWarpSize);
+  busy_sms_ = ActiveSet(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    std::vector<functional::CtaBuffers> buffers = sms_[i]->release_buffers();
+    sms_[i] = std::make_unique<Sm>(i, config_.timing, max_warps, *memory_, mechanisms_.warp_policy);
+    sms_[i]->adopt_buffers(std::move(buffers));
+  }
 }
 
 functional::Occupancy Gpu::occupancy(const functional::LaunchContext& ctx) const {
@@ -319,6 +544,11 @@ bool Gpu::place_ctas(Launch& l, uint64_t now) {
   for (const CtaAssignment& a : assignments_) {
     sms_[a.sm]->launch_cta(functional::cta_at(l.ctx.config.grid, a.cta), a.cta, now);
     busy_sms_.add(a.sm);
+    if (l.sampling) {
+      l.placed[a.cta] = 1;
+      ++l.placed_ctas;
+      l.last_placement = now;
+    }
     if (trace) l.activity.cta_trace.emplace_back(a.cta, a.sm);
   }
   // A policy that holds CTAs back (distributed-block's delayed launch, an
@@ -418,6 +648,7 @@ void Gpu::finish(Launch& l, uint64_t end) {
   for (auto& sm : sms_) sm->finish_kernel(cycles);
   l.activity = activity_since(l, end);
   LaunchActivity& a = l.activity;
+  a.simulated_cycles = cycles;
   ++launches_;
   clock_ = end;
   total_cycles_ += cycles;

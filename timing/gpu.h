@@ -11,10 +11,26 @@
 // waiting on memory or long latencies), the loop jumps to that cycle
 // (docs/architecture.md, "Time skips, results do not").
 //
-// Launches with thread-block clusters (sm_90 cluster dimensions) need their
-// CTAs co-scheduled, which this model does not do yet: they run in the
-// functional executor, and their cycles are estimated from their instruction
-// count (counted in timing.functional_fallback_launches).
+// A thread-block cluster (sm_90 cluster dimensions) larger than a GPC can
+// hold at once cannot be co-scheduled: such a launch runs in the functional
+// executor, and its cycles are estimated from its instruction count
+// (counted in timing.functional_fallback_launches).
+//
+// Sampled launches (timing.sample, off by default; in the spirit of
+// Avalos Baddouh et al.'s Principal Kernel Analysis, MICRO 2021): after
+// sample_warmup cycles the launch measures its IPC over windows of
+// sample_window cycles; once as many CTAs have ended as the first wave held
+// and the IPCs of the last two blocks of sample_windows windows agree within
+// sample_tolerance, it stops. The CTAs on the SMs finish in the functional
+// executor, then those never placed, and the launch's cycles are the
+// simulated ones plus the warp instructions left divided by the two blocks'
+// IPC plus half a CTA lifetime (the SMs emptying at the end), with a 95%
+// confidence interval from the windows' spread. Program
+// output is that of a full run; statistics other than cycles, instructions
+// and CTAs cover the simulated part (timing.sampled_launches marks them).
+// Fresh SMs replace the stopped ones, and the memory below L1 is drained of
+// their requests, so the L2 keeps its contents for the next launch.
+// Cluster and cooperative launches are always simulated in full.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -92,6 +108,14 @@ class Gpu {
   // false when the launch must stop (a deadlock or an internal error).
   bool sleep(Launch& l, uint64_t& now);
   void finish(Launch& l, uint64_t end);
+  // Sampled simulation: at a window's end, whether the last windows' IPCs
+  // agree (the launch may stop); and the stop at `stop`.
+  bool steady(Launch& l, uint64_t now);
+  void finish_sampled(Launch& l, uint64_t stop);
+  // Lets the memory answer what is in flight, dropping the replies; returns
+  // the cycle it fell idle (a memory that does not is rebuilt).
+  uint64_t drain_memory(uint64_t now);
+  void replace_sms();  // fresh SMs on the same memory
   bool report_progress(const Launch& l, uint64_t now) const;
   LaunchRun run_fallback(functional::LaunchContext& ctx, const functional::ExecutorOptions& options,
                          functional::Dim3 cluster);

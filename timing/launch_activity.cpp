@@ -14,6 +14,15 @@ const stats::StatTable<LaunchActivity>& launch_stats_table() {
     t.counter("functional_fallback_launches", &L::fallback_launches, "launches",
               "launches with thread-block clusters larger than a GPC can hold at once, which ran in the "
               "functional executor (cycles estimated from their instruction count)");
+    t.counter("sampled_launches", &L::sampled_launches, "launches",
+              "launches simulated in part (timing.sample): their cycles are extrapolated, and every other "
+              "timing statistic but the instruction and CTA counts covers only their simulated part");
+    t.counter("simulated_cycles", &L::simulated_cycles, "cycles",
+              "core cycles simulated cycle by cycle (cycles less the extrapolated and estimated ones)");
+    t.counter("sampled_cycles_ci95", &L::cycles_ci95, "cycles",
+              "sampled launches: the sum of their cycles' 95% confidence half-widths (IPC noise only)");
+    t.counter("unsimulated_warp_instructions", &L::unsimulated_warp_instructions, "instructions",
+              "sampled launches: warp instructions run in the functional executor, timed by extrapolation");
     t.formula("launch_cycles", "cycles", "core cycles from the launch to its last CTA's end",
               [](const L& l) -> V { return l.cycles; })
         .headline("gpu_sim_cycle");

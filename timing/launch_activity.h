@@ -28,6 +28,12 @@ struct LaunchActivity {
   uint64_t cycles = 0;              // core cycles from the launch to its last CTA's end
   uint64_t fallback_launches = 0;   // 1: the launch ran in the functional executor (see gpu.h)
   uint64_t index = 0;               // launches of this GPU before this one
+  // Sampled simulation (gpu.h): cycles and instructions cover the whole
+  // launch; every other counter only its simulated part.
+  uint64_t sampled_launches = 0;    // 1: the launch was sampled
+  uint64_t simulated_cycles = 0;    // the cycles simulated (all of them when not sampled)
+  uint64_t cycles_ci95 = 0;         // half-width of the 95% confidence interval of `cycles`
+  uint64_t unsimulated_warp_instructions = 0;  // warp instructions run functionally
   uint32_t ctas_per_sm = 0;         // occupancy limit M
   functional::OccupancyLimit occupancy_limit = functional::OccupancyLimit::None;
   uint32_t max_warps = 0;           // warp slots of one SM

@@ -84,6 +84,20 @@ const config::Table<GpuTimingConfig>& gpu_timing_config_table() {
               "jump over cycles in which no SM can act (never changes results; off: tick every cycle)");
     t.integer("max_cycles", &G::max_cycles, "cycles",
               "stop a launch that runs longer (LaunchTimeout); 0: unlimited");
+    t.boolean("sample", &G::sample,
+              "sampled simulation: simulate each launch until its IPC is steady, finish it in the functional "
+              "executor and extrapolate its cycles from the instructions left (warpsim run --sample)");
+    t.integer("sample_window", &G::sample_window, "cycles", "sampled simulation: cycles per IPC window")
+        .range(10, uint64_t{1} << 32);
+    t.integer("sample_windows", &G::sample_windows, "windows",
+              "sampled simulation: windows per block; the launch stops when the IPCs of the last two "
+              "blocks agree")
+        .range(2, 64);
+    t.real("sample_tolerance", &G::sample_tolerance, "",
+           "sampled simulation: the largest difference of the two blocks' IPCs, as a fraction of their mean")
+        .range(0.0001, 1.0);
+    t.integer("sample_warmup", &G::sample_warmup, "cycles",
+              "sampled simulation: cycles at a launch's start that never count as a window (cold caches)");
     return t;
   }();
   return table;

@@ -29,6 +29,12 @@ struct GpuTimingConfig {
   bool cta_trace = false;  // record every CTA -> SM placement in the statistics
   uint64_t max_cycles = 0;  // stop a launch after this many cycles (0: unlimited)
   bool skip_idle_cycles = true;  // jump over cycles in which nothing can happen
+  // Sampled simulation (gpu.h, "Sampled launches"): off by default.
+  bool sample = false;
+  uint64_t sample_window = 1000;   // cycles per IPC window
+  uint32_t sample_windows = 5;     // windows per block; two consecutive blocks' IPCs must agree
+  double sample_tolerance = 0.05;  // how far the two blocks' IPCs may differ (fraction of their mean)
+  uint64_t sample_warmup = 2000;   // cycles at a launch's start that never count
   CtaSchedulerConfig cta_scheduler() const {
     return {cta_policy, cta_block_size, cta_block_partial_tail, cta_issue_per_cluster};
   }

@@ -53,6 +53,7 @@ struct RunOptions {
   std::vector<std::string> overrides;
   std::string mode = "timing";
   std::string memcheck;  // empty: the configuration's functional.memcheck
+  bool sample = false;  // sampled timing simulation (timing.sample)
   std::optional<uint32_t> threads;  // host threads (functional mode); unset: the configuration's
   std::string stats;
   std::string power_trace;
@@ -121,6 +122,12 @@ void print_summary(const std::string& program, int status_code, bool signaled,
     const uint64_t cycles = stat_u64(j, "gpu_tot_sim_cycle");
     out += fmt::format("  cycles           {} (gpu_tot_sim_cycle), IPC {:.2f} thread-inst/cycle\n",
                        group(cycles), cycles ? static_cast<double>(insn) / cycles : 0.0);
+    if (const uint64_t sampled = stat_u64(j, "timing.sampled_launches")) {
+      const uint64_t simulated = stat_u64(j, "timing.simulated_cycles");
+      out += fmt::format("  sampled          {} of {} launches; cycles +-{} (95%), {:.1f}% of them simulated\n",
+                         group(sampled), group(launches), group(stat_u64(j, "timing.sampled_cycles_ci95")),
+                         cycles ? 100.0 * static_cast<double>(simulated) / cycles : 0.0);
+    }
   }
   const double sim_ns = w.value("simulated_gpu_ns", 0.0);
   if (timing && stat_u64(j, "L2_total_cache_accesses") != 0) {
@@ -222,6 +229,13 @@ int run(RunOptions opt) {
       return 2;
     }
     opt.overrides.push_back(fmt::format("functional.threads={}", *opt.threads));
+  }
+  if (opt.sample) {
+    if (opt.mode != "timing") {
+      fmt::print(stderr, "warpsim run: --sample needs --mode timing (it samples the cycle-level simulation)\n");
+      return 2;
+    }
+    opt.overrides.insert(opt.overrides.begin(), "timing.sample=true");  // a --set may still tune or undo it
   }
   // From here on a signal is recorded, not fatal: warpsim stops the program
   // and removes its temporary files before it exits.
@@ -395,6 +409,10 @@ void register_run_command(CLI::App& app) {
                       "Functional mode: host threads running CTAs (functional.threads; 1: in order; "
                       "default 0: every core for kernels whose CTAs cannot act on one another)")
       ->check(whole_number(0, 1024));
+  run_cmd->add_flag("--sample", opt->sample,
+                    "Timing mode: sampled simulation (timing.sample): each launch stops once its IPC is "
+                    "steady, finishes in the functional executor, and its cycles are extrapolated with a "
+                    "95% confidence interval (timing.sampled_cycles_ci95); tune with --set timing.sample_*");
   run_cmd->add_option("--stats", opt->stats, "Write the run's statistics as JSON to this file");
   run_cmd->add_option("--power-trace", opt->power_trace,
                       "Timing mode: write power over time as CSV to this file (one row per "

@@ -523,6 +523,41 @@ void Sm::retire_ctas() {
   }
 }
 
+void Sm::detach_ctas(std::vector<std::pair<uint64_t, functional::Cta*>>& out) {
+  for (const functional::DeferredTx& tx : deferred_tx_) functional::complete_mbarrier_tx(tx.mbarrier, tx.bytes);
+  deferred_tx_.clear();
+  for (const PendingTx& p : pending_tx_) functional::complete_mbarrier_tx(p.tx.mbarrier, p.tx.bytes);
+  pending_tx_.clear();
+  for (CtaSlot& c : ctas_) {
+    if (!c.cta) continue;
+    // From now on the functional executor's: no access trace, and bulk
+    // copies complete at once.
+    for (const auto& w : c.cta->warps()) {
+      w->access_trace = nullptr;
+      w->deferred_tx = nullptr;
+    }
+    out.emplace_back(c.linear, c.cta.get());
+  }
+}
+
+std::vector<functional::CtaBuffers> Sm::release_buffers() {
+  std::vector<functional::CtaBuffers> out;
+  for (CtaSlot& c : ctas_) {
+    c.cta.reset();  // returns its register files to c.buffers
+    out.push_back(std::move(c.buffers));
+  }
+  ctas_.clear();
+  for (WarpSlot& w : warps_) w.warp = nullptr;
+  resident_ctas_ = 0;
+  return out;
+}
+
+void Sm::adopt_buffers(std::vector<functional::CtaBuffers> buffers) {
+  WARPSIM_INVARIANT(resident_ctas_ == 0, "CTA storage adopted by an SM that runs CTAs");
+  if (ctas_.size() < buffers.size()) ctas_.resize(buffers.size());
+  for (size_t i = 0; i < buffers.size(); ++i) ctas_[i].buffers = std::move(buffers[i]);
+}
+
 // ---- faults ------------------------------------------------------------------------
 
 Sm::Stall Sm::resolve_stall(uint64_t now) {

@@ -95,6 +95,18 @@ class Sm : private WarpViews {
   // chains (functional/offload_counts.h); starts counting afresh.
   functional::OffloadCounts take_offload_counts() { return std::exchange(offload_, {}); }
 
+  // Sampled simulation: hands every resident CTA (linear id, CTA) to whoever
+  // finishes it in the functional executor, after completing the bulk-copy
+  // transactions still in flight (their data moved at issue). The SM is of
+  // no further use: the GPU replaces it.
+  void detach_ctas(std::vector<std::pair<uint64_t, functional::Cta*>>& out);
+  // Ends the CTAs detached above and hands over the CTA slots' storage
+  // (register files, shared and local memory), which a fresh SM adopts:
+  // freeing and allocating it anew costs more than the simulation saved
+  // (the host's allocator then serves it from a fragmenting heap).
+  std::vector<functional::CtaBuffers> release_buffers();
+  void adopt_buffers(std::vector<functional::CtaBuffers> buffers);
+
   // A fault raised by a warp of this SM (the launch stops).
   bool faulted() const { return fault_.has_value(); }
   const functional::ExecFault& fault() const { return *fault_; }

@@ -1,0 +1,165 @@
+// Sampled timing simulation (timing.sample): a launch stops once its IPC is
+// steady, its CTAs finish in the functional executor, and its cycles are
+// extrapolated. Results must be a full run's; cycles close to it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "tests/timing/timing_test_util.h"
+
+namespace warpsim::timing {
+namespace {
+
+using functional::param_bytes;
+using testing::small_gpu;
+using testing::TimedDevice;
+
+// out[i] = in[i] * 3 + the sum of in[16i .. 16i+15] (a loop of uncoalesced
+// global loads): every CTA does the same work, so its IPC is steady, but the
+// memory makes it vary from window to window.
+constexpr const char* kStencil = R"(
+.visible .entry stencil(.param .u64 in, .param .u64 out)
+{
+  .reg .pred %p<2>; .reg .b32 %r<12>; .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x;
+  mad.lo.s32 %r4, %r2, %r3, %r1;
+  mul.wide.u32 %rd3, %r4, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.u32 %r5, [%rd4];
+  mul.lo.u32 %r6, %r5, 3;
+  mov.u32 %r7, 0;
+  mul.wide.u32 %rd3, %r4, 64;
+  add.s64 %rd4, %rd1, %rd3;
+LOOP:
+  mul.wide.u32 %rd5, %r7, 4;
+  add.s64 %rd6, %rd4, %rd5;
+  ld.global.u32 %r8, [%rd6];
+  add.u32 %r6, %r6, %r8;
+  add.u32 %r7, %r7, 1;
+  setp.lt.u32 %p1, %r7, 16;
+  @%p1 bra LOOP;
+  mul.wide.u32 %rd3, %r4, 4;
+  add.s64 %rd7, %rd2, %rd3;
+  st.global.u32 [%rd7], %r6;
+  ret;
+}
+)";
+
+SimConfig sampled(bool on) {
+  SimConfig c = small_gpu();
+  c.timing.gpu.sample = on;
+  // The default windows (2000 cycles of warm-up, five of 1000 cycles within 5%).
+  return c;
+}
+
+struct LaunchRecord {
+  functional::LaunchResult result;
+  LaunchActivity activity;
+  std::vector<uint32_t> out;
+};
+
+// Runs `launches` launches of the stencil over `ctas` CTAs of 128 threads.
+std::vector<LaunchRecord> run_stencil(const SimConfig& config, uint32_t ctas, int launches = 1) {
+  TimedDevice t(config, kStencil);
+  const uint32_t n = ctas * 128;
+  std::vector<uint32_t> in(n * 16 + 16);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = (i * 2654435761u) >> 20;
+  const uint64_t din = t.alloc(in.size() * 4), dout = t.alloc(n * 4);
+  EXPECT_FALSE(t.device.memory().copy_from_host(din, in.data(), in.size() * 4));
+  std::vector<LaunchRecord> runs;
+  for (int l = 0; l < launches; ++l) {
+    EXPECT_FALSE(t.device.memory().memset(dout, 0, n * 4));
+    LaunchRecord r;
+    r.result = t.run("stencil", {ctas}, {128}, {param_bytes(din), param_bytes(dout)});
+    EXPECT_TRUE(r.result.ok()) << (r.result.fault ? r.result.fault->message : "");
+    r.activity = t.gpu->last();
+    r.out = t.download<uint32_t>(dout, n);
+    for (uint32_t i = 0; i < n; ++i) {
+      uint32_t want = in[i] * 3;
+      for (uint32_t j = 0; j < 16; ++j) want += in[i * 16 + j];
+      EXPECT_EQ(r.out[i], want) << "launch " << l << " thread " << i;
+      if (r.out[i] != want) break;
+    }
+    runs.push_back(std::move(r));
+  }
+  EXPECT_EQ(t.gpu->total_cycles(), [&] {
+    uint64_t sum = 0;
+    for (const LaunchRecord& r : runs) sum += r.result.cycles;
+    return sum;
+  }());
+  return runs;
+}
+
+TEST(Sampling, AManyCtaLaunchStopsEarlyWithTheFullResultsAndCloseCycles) {
+  const LaunchRecord full = run_stencil(sampled(false), 600)[0];
+  const LaunchRecord part = run_stencil(sampled(true), 600)[0];
+  EXPECT_EQ(full.activity.sampled_launches, 0u);
+  EXPECT_EQ(full.activity.simulated_cycles, full.result.cycles);
+  ASSERT_EQ(part.activity.sampled_launches, 1u);
+  // Instructions and CTAs are counted in full; most cycles are extrapolated.
+  EXPECT_EQ(part.result.thread_instructions, full.result.thread_instructions);
+  EXPECT_EQ(part.result.warp_instructions, full.result.warp_instructions);
+  EXPECT_EQ(part.activity.sm.ctas, 600u);
+  EXPECT_GT(part.activity.unsimulated_warp_instructions, 0u);
+  EXPECT_LT(part.activity.simulated_cycles * 2, part.result.cycles);
+  const double error = std::abs(static_cast<double>(part.result.cycles) - static_cast<double>(full.result.cycles)) /
+                       static_cast<double>(full.result.cycles);
+  EXPECT_LT(error, 0.10) << "sampled " << part.result.cycles << " full " << full.result.cycles;
+  EXPECT_GT(part.activity.cycles_ci95, 0u);
+  EXPECT_LT(part.activity.cycles_ci95, part.result.cycles / 4);
+}
+
+TEST(Sampling, IsDeterministic) {
+  const LaunchRecord a = run_stencil(sampled(true), 600)[0];
+  const LaunchRecord b = run_stencil(sampled(true), 600)[0];
+  EXPECT_EQ(a.result.cycles, b.result.cycles);
+  EXPECT_EQ(a.activity.simulated_cycles, b.activity.simulated_cycles);
+  EXPECT_EQ(a.activity.cycles_ci95, b.activity.cycles_ci95);
+}
+
+TEST(Sampling, AShortLaunchIsSimulatedInFull) {
+  // Four CTAs end before the warm-up and the windows are over.
+  const LaunchRecord full = run_stencil(sampled(false), 4)[0];
+  const LaunchRecord part = run_stencil(sampled(true), 4)[0];
+  EXPECT_EQ(part.activity.sampled_launches, 0u);
+  EXPECT_EQ(part.result.cycles, full.result.cycles);
+}
+
+TEST(Sampling, LaunchesAfterASampledOneRunOnFreshSmsAndTheSameMemory) {
+  // run_stencil checks every launch's output and that the clock adds up.
+  const std::vector<LaunchRecord> runs = run_stencil(sampled(true), 600, 3);
+  for (const LaunchRecord& r : runs) EXPECT_EQ(r.activity.sampled_launches, 1u);
+  // The same work takes about the same time each launch.
+  for (const LaunchRecord& r : runs)
+    EXPECT_NEAR(static_cast<double>(r.result.cycles), static_cast<double>(runs[0].result.cycles),
+                0.1 * static_cast<double>(runs[0].result.cycles));
+}
+
+TEST(Sampling, ClustersAndCooperativeLaunchesAreNotSampled) {
+  SimConfig c = sampled(true);
+  TimedDevice t(c, kStencil);
+  const uint32_t ctas = 600, n = ctas * 128;
+  const uint64_t din = t.alloc((n * 16 + 16) * 4), dout = t.alloc(n * 4);
+  ASSERT_FALSE(t.device.memory().memset(din, 0, (n * 16 + 16) * 4));
+  const functional::KernelInfo* k = t.program->find_kernel("stencil");
+  ASSERT_NE(k, nullptr);
+  const std::vector<std::vector<uint8_t>> args{param_bytes(din), param_bytes(dout)};
+  auto params = t.device.layout_params(*k, args);
+  ASSERT_TRUE(params.has_value());
+  functional::LaunchConfig cfg;
+  cfg.grid = {ctas};
+  cfg.block = {128};
+  cfg.cooperative = true;
+  auto r = t.device.launch(*t.program, *k, cfg, *params);
+  // A cooperative grid larger than the GPU holds is refused; one that fits
+  // runs in full.
+  if (r.ok()) EXPECT_EQ(t.gpu->last().sampled_launches, 0u);
+  cfg.grid = {8};
+  r = t.device.launch(*t.program, *k, cfg, *params);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(t.gpu->last().sampled_launches, 0u);
+}
+
+}  // namespace
+}  // namespace warpsim::timing
