@@ -154,7 +154,9 @@ TEST(Sampling, ClustersAndCooperativeLaunchesAreNotSampled) {
   auto r = t.device.launch(*t.program, *k, cfg, *params);
   // A cooperative grid larger than the GPU holds is refused; one that fits
   // runs in full.
-  if (r.ok()) EXPECT_EQ(t.gpu->last().sampled_launches, 0u);
+  if (r.ok()) {
+    EXPECT_EQ(t.gpu->last().sampled_launches, 0u);
+  }
   cfg.grid = {8};
   r = t.device.launch(*t.program, *k, cfg, *params);
   ASSERT_TRUE(r.ok());
