@@ -133,7 +133,9 @@ CtaStatus Cta::run_as(uint64_t budget, uint32_t quantum) {
 }
 
 void Cta::print(std::string_view text, uint64_t record_bytes) {
-  if (launch_.buffer_output) {
+  if (print_sink_ != nullptr) {
+    print_sink_->add(text, record_bytes);
+  } else if (launch_.buffer_output) {
     printed_.add(text, record_bytes);
   } else if (launch_.print) {
     launch_.print(text, record_bytes);

@@ -90,9 +90,12 @@ class Cta {
   uint32_t faulting_warp() const { return faulting_warp_; }
 
   // Device printf output (one record): passed on at once, or kept until
-  // take_printed() when the launch buffers output per CTA (parallel execution).
+  // take_printed() when the launch buffers output per CTA (parallel execution),
+  // or added to the sink its timing SM set (null: none), which the GPU passes
+  // on at the end of each cycle, in SM order, whatever thread ticked the SM.
   void print(std::string_view text, uint64_t record_bytes);
   PrintedRecords take_printed() { return std::move(printed_); }
+  void set_print_sink(PrintedRecords* sink) { print_sink_ = sink; }
   TranslationCache& memory_cache() { return buffers_.memory_cache; }
 
   Cluster& cluster() { return *cluster_; }
@@ -159,6 +162,7 @@ class Cta {
   std::optional<ExecFault> fault_;
   uint32_t faulting_warp_ = 0;
   PrintedRecords printed_;
+  PrintedRecords* print_sink_ = nullptr;
 };
 
 }  // namespace warpsim::functional

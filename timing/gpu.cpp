@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "common/invariant.h"
@@ -70,6 +71,10 @@ struct Gpu::Launch {
   // measured, and the last two blocks of timing.sample_windows windows (warp
   // instructions, cycles).
   bool sampling = false;
+  // Whether the SMs may tick on several host threads: only when no CTA can
+  // act on another (functional/cta_interaction.h), so which SM's cycle runs
+  // first never matters.
+  bool parallel = false;
   uint64_t next_window = 0;
   uint64_t window_start = 0;
   uint64_t window_instructions = 0;  // the SMs' warp instructions at window_start
@@ -105,6 +110,8 @@ void Gpu::build() {
   const uint32_t n = config_.gpu.num_sms;
   sms_.clear();
   busy_sms_ = ActiveSet(n);
+  sm_active_.assign(n, 0);
+  groups_.reserve(n + 1);
   memory_system_ = nullptr;
   if (config_.timing.memory.model == MemoryModel::FixedLatency) {
     memory_ = std::make_unique<FixedLatencyMemory>(config_.timing.memory, n);
@@ -252,6 +259,16 @@ void Gpu::begin(Launch& l) {
   l.next_sample = l.start + sample_interval_;
   l.next_watchdog = l.start + 1024;
   ctx.cycle = &l.since_start;
+  // Clusters share shared memory and mbarriers across SMs; cooperative
+  // launches synchronise the grid (and use atomics).
+  l.parallel = l.clusters == 0 && !ctx.config.cooperative && ctx.kernel != nullptr &&
+               ctx.kernel->cta_interaction.empty();
+  const uint32_t host_threads =
+      config_.timing.gpu.threads != 0 ? config_.timing.gpu.threads : functional::auto_threads();
+  if (workers_ && !workers_->usable()) workers_.reset();  // made before the program forked
+  pacer_ = ThreadPacer{};
+  if (l.parallel && host_threads > 1 && (!workers_ || workers_->threads() != host_threads))
+    workers_ = std::make_unique<CycleWorkers>(host_threads);
   // Sampling stops a launch midway, which a cluster or a cooperative launch
   // (CTAs that wait for each other across SMs) need not survive.
   const GpuTimingConfig& g = config_.timing.gpu;
@@ -558,17 +575,51 @@ bool Gpu::place_ctas(Launch& l, uint64_t now) {
 }
 
 bool Gpu::tick_sms(Launch& l, uint64_t now) {
-  bool active = false;
   l.since_start = now - l.start;
   // Only SMs with a CTA or something in flight (an idle SM's cycles are
-  // counted by finish_kernel).
-  for (uint32_t i : busy_sms_.members()) {
-    Sm& sm = *sms_[i];
-    active |= sm.cycle(now);
-    if (sm.faulted()) {
-      l.stop_with(sm);
-      break;
+  // counted by finish_kernel), grouped by cluster: the SMs of a cluster share
+  // a network port, so one thread ticks them, in order.
+  const std::vector<uint32_t>& busy = busy_sms_.members();
+  const uint32_t per_cluster = config_.timing.gpu.sms_per_cluster;
+  groups_.clear();
+  for (uint32_t k = 0; k < busy.size(); ++k)
+    if (k == 0 || busy[k] / per_cluster != busy[k - 1] / per_cluster) groups_.push_back(k);
+  const uint32_t groups = static_cast<uint32_t>(groups_.size());
+  groups_.push_back(static_cast<uint32_t>(busy.size()));
+  const auto tick_group = [&](uint32_t g) {
+    for (uint32_t k = groups_[g]; k < groups_[g + 1]; ++k) sm_active_[k] = sms_[busy[k]]->cycle(now);
+  };
+  // Handing a cycle out costs a microsecond or two (the SMs' state moves
+  // between cores): worth it only when the SMs have that much work, which
+  // the pacer finds out by timing both ways.
+  if (l.parallel && workers_ && groups >= 2 * workers_->threads()) {
+    const bool parallel = pacer_.parallel();
+    const auto start = pacer_.timing() ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    if (parallel) {
+      workers_->run(groups, tick_group);
+    } else {
+      for (uint32_t g = 0; g < groups; ++g) tick_group(g);
     }
+    if (pacer_.timing())
+      pacer_.record(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
+    else
+      pacer_.count();
+  } else {
+    for (uint32_t g = 0; g < groups; ++g) tick_group(g);
+  }
+  // What the cycle did that others see, in SM order whatever thread ticked
+  // which SM: the memory's shared state, device printf output, a fault.
+  memory_->end_sm_phase(now);
+  bool active = false;
+  for (uint32_t k = 0; k < busy.size(); ++k) {
+    Sm& sm = *sms_[busy[k]];
+    active |= sm_active_[k] != 0;
+    functional::PrintedRecords& printed = sm.printed();
+    if (!printed.empty()) {
+      if (l.ctx.print) printed.for_each(l.ctx.print);
+      printed.clear();
+    }
+    if (sm.faulted() && !l.out.fault) l.stop_with(sm);
   }
   busy_sms_.prune([&](uint32_t i) { return !sms_[i]->quiescent(); });
   return active;

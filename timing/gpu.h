@@ -41,6 +41,7 @@
 #include "functional/occupancy.h"
 #include "timing/active_set.h"
 #include "timing/cta/cta_scheduler.h"
+#include "timing/cycle_workers.h"
 #include "timing/launch_activity.h"
 #include "timing/mechanisms.h"
 #include "timing/memory/lower_memory.h"
@@ -133,6 +134,14 @@ class Gpu {
   MemorySystem* memory_system_ = nullptr;  // memory_ when it is the memory-system model
   std::vector<std::unique_ptr<Sm>> sms_;
   ActiveSet busy_sms_;  // SMs with a CTA or requests in flight
+  // Parallel timing simulation (timing.threads): the host threads, made on
+  // the first launch that may use them; and per cycle, the busy SMs grouped
+  // by cluster (where each group starts in busy_sms_'s members) and what
+  // each busy SM's cycle returned.
+  std::unique_ptr<CycleWorkers> workers_;
+  ThreadPacer pacer_;
+  std::vector<uint32_t> groups_;
+  std::vector<uint8_t> sm_active_;
   std::unique_ptr<CtaScheduler> cta_scheduler_;
   std::vector<uint32_t> free_slots_;
   std::vector<CtaAssignment> assignments_;

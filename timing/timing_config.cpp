@@ -82,6 +82,10 @@ const config::Table<GpuTimingConfig>& gpu_timing_config_table() {
               "record every CTA -> SM placement (timing.launch.N.cta_trace in the statistics)");
     t.boolean("skip_idle_cycles", &G::skip_idle_cycles,
               "jump over cycles in which no SM can act (never changes results; off: tick every cycle)");
+    t.integer("threads", &G::threads, "threads",
+              "host threads that tick the SMs of each cycle, for kernels whose CTAs cannot act on one another "
+              "(results are the same at every count); 0: this machine's cores, at most 16")
+        .range(0, 256);
     t.integer("max_cycles", &G::max_cycles, "cycles",
               "stop a launch that runs longer (LaunchTimeout); 0: unlimited");
     t.boolean("sample", &G::sample,

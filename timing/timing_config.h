@@ -29,6 +29,7 @@ struct GpuTimingConfig {
   bool cta_trace = false;  // record every CTA -> SM placement in the statistics
   uint64_t max_cycles = 0;  // stop a launch after this many cycles (0: unlimited)
   bool skip_idle_cycles = true;  // jump over cycles in which nothing can happen
+  uint32_t threads = 0;  // host threads ticking the SMs (0: this machine's cores, at most 16)
   // Sampled simulation (gpu.h, "Sampled launches"): off by default.
   bool sample = false;
   uint64_t sample_window = 1000;   // cycles per IPC window

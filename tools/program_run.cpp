@@ -44,6 +44,7 @@ std::string first_line(const std::string& text) {
 
 std::vector<std::string> ProgramRun::argv() const {
   std::vector<std::string> a = {warpsim, "run", "--quiet", "--mode", mode};
+  if (threads != 0) a.insert(a.end(), {"--threads", std::to_string(threads)});
   if (!config.empty()) a.insert(a.end(), {"--config", config});
   for (const std::string& o : overrides) a.insert(a.end(), {"--set", o});
   a.insert(a.end(), {"--stats", stats_path(), "--", binary});
@@ -177,7 +178,12 @@ bool run_programs(const std::vector<ProgramRun>& runs, const std::vector<size_t>
     while (next < order.size() && running.size() < jobs) {
       const size_t index = order[next++];
       std::string why;
-      const pid_t pid = start_program_run(runs[index], why);
+      ProgramRun run = runs[index];
+      // (Timing mode only: functional.threads = N also runs kernels whose
+      // CTAs act on one another in parallel, which its default does not.)
+      if (jobs > 1 && run.threads == 0 && run.mode == "timing")
+        run.threads = std::max(1u, std::thread::hardware_concurrency() / jobs);
+      const pid_t pid = start_program_run(run, why);
       if (pid < 0) {
         RunOutcome r;
         r.reason = why;

@@ -25,6 +25,10 @@ struct ProgramRun {
   // The line that marks success ("PASS bfs"); empty: exit status 0 passes.
   std::string pass_line;
   double timeout = 0;  // seconds; 0: none
+  // Host threads of the simulation (warpsim run --threads); 0: its default.
+  // In timing mode run_programs shares the cores among the runs it keeps
+  // going at once.
+  uint32_t threads = 0;
 
   std::string stats_path() const { return log_base + ".stats.json"; }
   std::vector<std::string> argv() const;
@@ -45,7 +49,10 @@ pid_t start_program_run(const ProgramRun& run, std::string& why);
 // How a finished run ended, from its wait status and its logs.
 RunOutcome classify_program_run(const ProgramRun& run, int wait_status, bool timed_out, double wall_seconds);
 
-// Runs `runs` (indices into them as they start), at most `jobs` at a time.
+// Runs `runs` (indices into them as they start), at most `jobs` at a time;
+// with more than one at a time, each timing simulation ticks its SMs on its
+// share of the cores (more threads than cores only slow it down; results are
+// the same at any thread count).
 // `finished(i, outcome)` is called as each ends; `tick(running)` a few
 // times a second with the indices running and their start times. Returns
 // false when `stop()` became true (the running ones are killed and reported

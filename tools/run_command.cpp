@@ -223,12 +223,16 @@ int run(RunOptions opt) {
     opt.overrides.push_back("functional.memcheck=" + opt.memcheck);
   }
   if (opt.threads) {
-    if (opt.mode != "functional" && *opt.threads > 1) {
-      fmt::print(stderr, "warpsim run: --threads {} needs --mode functional (timing mode simulates on one "
-                         "host thread)\n", *opt.threads);
+    // Results are the same at every count in both modes: only speed differs.
+    const uint32_t limit = opt.mode == "functional" ? 1024 : 256;
+    if (*opt.threads > limit) {
+      fmt::print(stderr, "warpsim run: --threads {} is more than {}, the most {} mode takes\n", *opt.threads, limit,
+                 opt.mode);
       return 2;
     }
-    opt.overrides.push_back(fmt::format("functional.threads={}", *opt.threads));
+    opt.overrides.insert(opt.overrides.begin(),
+                         fmt::format("{}.threads={}", opt.mode == "functional" ? "functional" : "timing",
+                                     *opt.threads));  // a --set of the same key still wins
   }
   if (opt.sample) {
     if (opt.mode != "timing") {
@@ -406,8 +410,10 @@ void register_run_command(CLI::App& app) {
                       "Device-memory checking: gpu (the default; faults only outside the 2 MiB granules "
                       "a GPU maps) or strict (faults outside every allocation, like compute-sanitizer)");
   run_cmd->add_option("--threads", opt->threads,
-                      "Functional mode: host threads running CTAs (functional.threads; 1: in order; "
-                      "default 0: every core for kernels whose CTAs cannot act on one another)")
+                      "Host threads (same results at every count): timing mode, the threads that tick the "
+                      "SMs (timing.threads); functional mode, the threads running CTAs (functional.threads; "
+                      "1: in order). Default 0: every core, at most 16, for kernels whose CTAs cannot act on "
+                      "one another")
       ->check(whole_number(0, 1024));
   run_cmd->add_flag("--sample", opt->sample,
                     "Timing mode: sampled simulation (timing.sample): each launch stops once its IPC is "

@@ -50,7 +50,7 @@ expect(2 "--timeout: -5 is not a number of seconds" bench --timeout -5)
 expect(2 "--jobs: 0 is not a whole number from 1 to 256" bench --jobs 0)
 expect(2 "--progress: -1 is not a number of seconds" run --progress -1 -- true)
 expect(2 "--threads: -1 is not a whole number from 0 to 1024" run --threads -1 -- true)
-expect(2 "warpsim run: --threads 4 needs --mode functional" run --threads 4 -- true)
+expect(2 "warpsim run: --threads 300 is more than 256, the most timing mode takes" run --threads 300 -- true)
 expect(2 "warpsim run: --sample needs --mode timing" run --sample --mode functional -- true)
 # A missing program is named as missing (no advice about --cudart).
 expect(127 "warpsim run: ./no-such-program: no such file" run -- ./no-such-program)

@@ -25,9 +25,8 @@ void FixedLatencyMemory::send(const MemRequest& request, uint64_t now) {
   slot.request = request;
   slot.ready = start + transfer + config_.latency;
   ++p.count;
-  ++in_flight_;
-  ++requests_;
-  bytes_ += request.bytes;
+  ++p.requests;
+  p.bytes += request.bytes;
 }
 
 bool FixedLatencyMemory::receive(uint32_t sm, uint64_t now, MemRequest& reply) {
@@ -36,16 +35,32 @@ bool FixedLatencyMemory::receive(uint32_t sm, uint64_t now, MemRequest& reply) {
   reply = p.ring[p.head].request;
   p.head = (p.head + 1) % config_.queue;
   --p.count;
-  --in_flight_;
   return true;
 }
 
 uint64_t FixedLatencyMemory::next_event(uint64_t now) const {
   uint64_t next = UINT64_MAX;
-  if (in_flight_ == 0) return next;
   for (const Port& p : ports_)
     if (p.count != 0) next = std::min(next, std::max(now + 1, p.ring[p.head].ready));
   return next;
+}
+
+bool FixedLatencyMemory::idle() const {
+  for (const Port& p : ports_)
+    if (p.count != 0) return false;
+  return true;
+}
+
+uint64_t FixedLatencyMemory::requests() const {
+  uint64_t n = 0;
+  for (const Port& p : ports_) n += p.requests;
+  return n;
+}
+
+uint64_t FixedLatencyMemory::bytes() const {
+  uint64_t n = 0;
+  for (const Port& p : ports_) n += p.bytes;
+  return n;
 }
 
 }  // namespace warpsim::timing

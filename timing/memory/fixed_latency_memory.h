@@ -24,26 +24,27 @@ class FixedLatencyMemory final : public LowerMemory {
   void send(const MemRequest& request, uint64_t now) override;
   bool receive(uint32_t sm, uint64_t now, MemRequest& reply) override;
   uint64_t next_event(uint64_t now) const override;
-  bool idle() const override { return in_flight_ == 0; }
+  bool idle() const override;
 
-  uint64_t requests() const { return requests_; }
-  uint64_t bytes() const { return bytes_; }
+  uint64_t requests() const;
+  uint64_t bytes() const;
 
  private:
   struct Pending {
     MemRequest request;
     uint64_t ready = 0;
   };
-  // One ring of in-flight requests per SM (capacity config.queue).
-  struct Port {
+  // One ring of in-flight requests per SM (capacity config.queue), with its
+  // counters: SMs may call from different host threads (lower_memory.h), so
+  // nothing is shared, not even a cache line.
+  struct alignas(64) Port {
     std::vector<Pending> ring;
     uint32_t head = 0, count = 0;
     uint64_t free_at = 0;  // first cycle the port can start moving another request
+    uint64_t requests = 0, bytes = 0;
   };
   FixedLatencyMemoryConfig config_;
   std::vector<Port> ports_;
-  uint64_t in_flight_ = 0;
-  uint64_t requests_ = 0, bytes_ = 0;
 };
 
 }  // namespace warpsim::timing

@@ -8,6 +8,13 @@
 // interconnect, L2 slices, DRAM) or the fixed-latency model
 // (placeholder_memory.h). Every request gets exactly one reply (stores and
 // atomics too: the write acknowledgement that fences wait for).
+//
+// Threads: in a core cycle the SMs' calls (can_accept, send, receive) for
+// SMs of different clusters (`timing.sms_per_cluster` consecutive SMs) may
+// come from different host threads at once; the calls for one cluster come
+// from one thread, in SM order. end_sm_phase() then follows on one thread,
+// and only it makes the cycle's calls visible to the rest of the memory
+// (next_event, advance), so the result does not depend on the threads.
 #include <cstdint>
 
 namespace warpsim::timing {
@@ -48,6 +55,8 @@ class LowerMemory {
   // (called once per simulated core cycle, before the SMs; a model that
   // computes its timing at send() needs nothing here).
   virtual void advance(uint64_t /*now*/) {}
+  // The SMs' calls of core cycle `now` are over (see Threads above).
+  virtual void end_sm_phase(uint64_t /*now*/) {}
 };
 
 }  // namespace warpsim::timing

@@ -40,6 +40,8 @@ MemorySystem::MemorySystem(const SimConfig& config, const Mechanisms& mechanisms
   dram_wakeups_ = WakeupQueue(t.partition.partitions);
   due_.reserve(t.partition.partitions);
   replies_to_cluster_.assign(clusters, 0);
+  cluster_touch_.assign(clusters, ClusterTouch{});
+  pool_ = RequestPool(clusters);
   requests_to_slice_.assign(slices, 0);
   ports_.reserve(clusters);
   for (uint32_t c = 0; c < clusters; ++c)
@@ -82,7 +84,8 @@ bool MemorySystem::can_accept(uint32_t sm) const { return ports_[sm / sms_per_cl
 
 void MemorySystem::send(const MemRequest& request, uint64_t now) {
   const uint64_t now_ps = clocks_.time(Domain::Core, now);
-  const uint32_t id = pool_.acquire();
+  const uint32_t cluster = request.sm / sms_per_cluster_;
+  const uint32_t id = pool_.acquire(cluster);
   InFlight& r = pool_[id];
   r.request = request;
   r.sent_ps = now_ps;
@@ -101,16 +104,17 @@ void MemorySystem::send(const MemRequest& request, uint64_t now) {
   }
   r.l2_sectors = sectors != 0 ? sectors : 1u;
   r.where = mapping_.decode(r.l2_line);
-  r.cluster = request.sm / sms_per_cluster_;
+  r.cluster = cluster;
   r.slice_node = clusters() + r.where.sub_partition;
   const uint32_t header = config_.timing.network.header_bytes;
   const bool data_out = request.kind == MemKind::Store || request.kind == MemKind::Atomic;
   const bool data_back = request.kind != MemKind::Store;
   r.request_bytes = header + (data_out ? request.bytes : 0);
   r.reply_bytes = header + (data_back ? request.bytes : 0);
-  ports_[r.cluster].send(request.sm, id, now_ps);
-  net_ports_.add(r.cluster);
-  wake(Domain::Interconnect, now_ps);
+  ports_[cluster].send(request.sm, id, now_ps);
+  ClusterTouch& t = cluster_touch_[cluster];
+  t.touched = t.sent = true;
+  t.at_ps = now_ps;
 }
 
 bool MemorySystem::receive(uint32_t sm, uint64_t now, MemRequest& reply) {
@@ -118,15 +122,38 @@ bool MemorySystem::receive(uint32_t sm, uint64_t now, MemRequest& reply) {
   const uint64_t now_ps = clocks_.time(Domain::Core, now);
   if (!ports_[sm / sms_per_cluster_].receive(sm, now, now_ps, id)) return false;
   const InFlight& r = pool_[id];
-  --replies_waiting_;
+  ClusterTouch& t = cluster_touch_[r.cluster];
+  t.touched = true;
+  t.at_ps = now_ps;
   // Room in the response FIFO: a reply waiting in the network, or one a
   // port mechanism served, may move.
-  if (replies_to_cluster_[r.cluster] != 0 || ports_[r.cluster].serving()) wake(Domain::Interconnect, now_ps);
+  if (replies_to_cluster_[r.cluster] != 0 || ports_[r.cluster].serving()) t.woke = true;
   reply = r.request;
-  ++stats_.replies;
-  stats_.round_trip_ps += now_ps - r.sent_ps;
+  ++t.replies;
+  t.round_trip_ps += now_ps - r.sent_ps;
   pool_.release(id);
   return true;
+}
+
+void MemorySystem::end_sm_phase(uint64_t /*now*/) { fold_sm_calls(); }
+
+void MemorySystem::fold_sm_calls() {
+  for (uint32_t c = 0; c < cluster_touch_.size(); ++c) {
+    ClusterTouch& t = cluster_touch_[c];
+    if (!t.touched) continue;
+    if (t.sent) net_ports_.add(c);
+    if (t.sent || t.woke) wake(Domain::Interconnect, t.at_ps);
+    replies_waiting_ -= t.replies;
+    stats_.replies += t.replies;
+    stats_.round_trip_ps += t.round_trip_ps;
+    t = ClusterTouch{};
+  }
+}
+
+bool MemorySystem::any_touch() const {
+  for (const ClusterTouch& t : cluster_touch_)
+    if (t.touched) return true;
+  return false;
 }
 
 void MemorySystem::tick_network(uint64_t now_ps) {
@@ -250,6 +277,7 @@ uint64_t MemorySystem::next_work(Domain d) const {
 
 void MemorySystem::advance(uint64_t now) {
   const uint64_t target = clocks_.time(Domain::Core, now);
+  fold_sm_calls();  // for a driver that calls no end_sm_phase
   constexpr Domain kOrder[] = {Domain::Dram, Domain::L2, Domain::Interconnect};
   for (;;) {
     uint64_t when[kDomains];
@@ -275,7 +303,7 @@ void MemorySystem::advance(uint64_t now) {
 }
 
 uint64_t MemorySystem::next_event(uint64_t now) const {
-  if (replies_waiting_ != 0) return now + 1;
+  if (replies_waiting_ != 0 || any_touch()) return now + 1;
   uint64_t t = UINT64_MAX;
   for (Domain d : {Domain::Dram, Domain::L2, Domain::Interconnect}) t = std::min(t, next_work(d));
   if (t == UINT64_MAX) return t;
@@ -285,7 +313,7 @@ uint64_t MemorySystem::next_event(uint64_t now) const {
 }
 
 bool MemorySystem::idle() const {
-  if (pool_.in_use() != 0 || !network_->idle()) return false;
+  if (pool_.in_use() != 0 || !network_->idle() || any_touch()) return false;
   for (const auto& p : partitions_)
     if (!p->idle()) return false;
   return true;

@@ -49,6 +49,7 @@ class MemorySystem final : public LowerMemory {
   uint64_t next_event(uint64_t now) const override;
   bool idle() const override;
   void advance(uint64_t now) override;
+  void end_sm_phase(uint64_t now) override;
 
   // A kernel launch begins at core cycle `now` (the port mechanisms are told).
   void begin_launch(uint64_t now);
@@ -69,6 +70,9 @@ class MemorySystem final : public LowerMemory {
   uint64_t next_network_work(uint64_t now_ps) const;
   uint64_t next_work(Domain d) const;
   uint32_t l1_sector_bytes(MemKind kind) const;
+  // Folds what the SMs did this core cycle (cluster_touch_) into the shared
+  // state; called before anything reads it.
+  void fold_sm_calls();
 
   SimConfig config_;
   DramConfig dram_;  // resolved
@@ -94,6 +98,20 @@ class MemorySystem final : public LowerMemory {
   uint64_t next_[kDomains] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
   void wake(Domain d, uint64_t t) { next_[int(d)] = std::min(next_[int(d)], t); }
   MemorySystemStats stats_;
+  // What a cluster's SMs did to the shared state during a core cycle, kept
+  // per cluster (a cache line each) so that clusters on different host
+  // threads never write the same memory; fold_sm_calls applies it in cluster
+  // order. The order cannot matter: a set insertion, minimums and sums.
+  struct alignas(64) ClusterTouch {
+    bool touched = false;  // anything below is set
+    bool sent = false;     // a request entered the port (network work)
+    bool woke = false;     // a taken reply made room for one waiting in the network
+    uint32_t replies = 0;
+    uint64_t round_trip_ps = 0;
+    uint64_t at_ps = 0;    // when (the cycle's core time)
+  };
+  std::vector<ClusterTouch> cluster_touch_;
+  bool any_touch() const;
 };
 
 }  // namespace warpsim::timing

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/invariant.h"
+
 #include "timing/memory/address_mapping.h"
 #include "timing/memory/lower_memory.h"
 
@@ -28,27 +30,45 @@ struct InFlight {
   uint32_t next_waiter = kNoRequest;
 };
 
+// One part per cluster: a cluster's SMs acquire and release ids only from
+// their own part, so the SMs of different clusters may send and take replies
+// on different host threads (parallel timing simulation, docs/timing.md).
+// An id names its part in its low bits.
 class RequestPool {
  public:
-  // A fresh record (every field at its default).
-  uint32_t acquire() {
-    if (free_.empty()) {
-      items_.emplace_back();
-      return static_cast<uint32_t>(items_.size() - 1);
+  explicit RequestPool(uint32_t parts = 1) : parts_(parts) {
+    while ((1u << shift_) < parts) ++shift_;
+    mask_ = (1u << shift_) - 1;
+  }
+  // A fresh record (every field at its default), from `part`.
+  uint32_t acquire(uint32_t part = 0) {
+    Part& p = parts_[part];
+    if (p.free.empty()) {
+      WARPSIM_INVARIANT(p.items.size() < (size_t{kNoRequest} >> shift_), "request ids fit in 32 bits");
+      p.items.emplace_back();
+      return static_cast<uint32_t>(p.items.size() - 1) << shift_ | part;
     }
-    const uint32_t id = free_.back();
-    free_.pop_back();
-    items_[id] = InFlight{};
+    const uint32_t id = p.free.back();
+    p.free.pop_back();
+    p.items[id >> shift_] = InFlight{};
     return id;
   }
-  void release(uint32_t id) { free_.push_back(id); }
-  InFlight& operator[](uint32_t id) { return items_[id]; }
-  const InFlight& operator[](uint32_t id) const { return items_[id]; }
-  uint32_t in_use() const { return static_cast<uint32_t>(items_.size() - free_.size()); }
+  void release(uint32_t id) { parts_[id & mask_].free.push_back(id); }
+  InFlight& operator[](uint32_t id) { return parts_[id & mask_].items[id >> shift_]; }
+  const InFlight& operator[](uint32_t id) const { return parts_[id & mask_].items[id >> shift_]; }
+  uint32_t in_use() const {
+    size_t n = 0;
+    for (const Part& p : parts_) n += p.items.size() - p.free.size();
+    return static_cast<uint32_t>(n);
+  }
 
  private:
-  std::vector<InFlight> items_;
-  std::vector<uint32_t> free_;
+  struct alignas(64) Part {  // a cache line of its own: parts are used by different threads
+    std::vector<InFlight> items;
+    std::vector<uint32_t> free;
+  };
+  std::vector<Part> parts_;
+  uint32_t shift_ = 0, mask_ = 0;
 };
 
 }  // namespace warpsim::timing

@@ -87,6 +87,7 @@ void Sm::launch_cta(functional::Dim3 ctaid, uint64_t linear_id, uint64_t now, fu
   slot.cta = std::make_unique<functional::Cta>(*ctx_, ctaid, slot.buffers, cluster, rank);
   if (cluster != nullptr) cluster->ctas[rank] = slot.cta.get();
   slot.cta->sm = id_;
+  slot.cta->set_print_sink(&printed_);
   slot.first_warp = c * shape_.warps_per_cta;
   slot.linear = linear_id;
   const auto& fwarps = slot.cta->warps();
@@ -536,6 +537,7 @@ void Sm::detach_ctas(std::vector<std::pair<uint64_t, functional::Cta*>>& out) {
       w->access_trace = nullptr;
       w->deferred_tx = nullptr;
     }
+    c.cta->set_print_sink(nullptr);
     out.emplace_back(c.linear, c.cta.get());
   }
 }

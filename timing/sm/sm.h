@@ -125,6 +125,9 @@ class Sm : private WarpViews {
   bool check_watchdog(uint64_t limit);
 
   const SmStats& stats() const { return stats_; }
+  // Device printf records of this SM's CTAs not yet passed on (the GPU
+  // passes them on after each cycle, in SM order).
+  functional::PrintedRecords& printed() { return printed_; }
   const SectoredCache& l1d() const { return l1d_; }
   const SectoredCache& l1i() const { return l1i_; }
   const SectoredCache& constant_cache() const { return const_; }
@@ -289,6 +292,7 @@ class Sm : private WarpViews {
   std::vector<uint32_t> filled_;  // scratch: tokens from cache fills
   bool cta_ended_ = false;
   functional::OffloadCounts offload_;  // of the CTAs retired
+  functional::PrintedRecords printed_;
   bool maybe_retire_ = false;  // a warp exited or a memory operation ended
   bool fetched_ = false;
   bool long_latency_ = false;
