@@ -48,19 +48,25 @@ CycleWorkers::~CycleWorkers() {
   for (std::thread& t : workers_) t.join();
 }
 
-void CycleWorkers::run(uint32_t count, const std::function<void(uint32_t)>& task) {
+void CycleWorkers::run_erased(uint32_t count, TaskRef task, TaskRef lead) {
   if (count == 0) return;
   const uint64_t epoch = epoch_.load(std::memory_order_relaxed) + 1;
   const uint32_t chunks = std::min(count, max_chunks_);
   for (uint32_t i = 0; i < chunks; ++i) claims_[i].store(epoch << 1, std::memory_order_relaxed);
   count_.store(count, std::memory_order_relaxed);
   chunks_.store(chunks, std::memory_order_relaxed);
-  task_.store(&task, std::memory_order_relaxed);
+  task_object_.store(task.object, std::memory_order_relaxed);
+  task_call_.store(task.call, std::memory_order_relaxed);
   done_.store(0, std::memory_order_relaxed);
   failed_.store(false, std::memory_order_relaxed);
   error_ = nullptr;
   epoch_.store(epoch);  // publishes the run
   if (sleepers_.load() != 0) epoch_.notify_all();
+  try {
+    lead(0);
+  } catch (...) {
+    if (!failed_.exchange(true)) error_ = std::current_exception();
+  }
   take_chunks(epoch, 0);
   for (uint32_t i = 0; done_.load(std::memory_order_acquire) != chunks; ++i) {
     if (i < kSpins)
@@ -74,28 +80,33 @@ void CycleWorkers::run(uint32_t count, const std::function<void(uint32_t)>& task
 void CycleWorkers::take_chunks(uint64_t epoch, uint32_t index) {
   const uint32_t count = count_.load(std::memory_order_relaxed);
   const uint32_t chunks = chunks_.load(std::memory_order_relaxed);
-  const std::function<void(uint32_t)>* task = task_.load(std::memory_order_relaxed);
+  const TaskRef task{task_object_.load(std::memory_order_relaxed), task_call_.load(std::memory_order_relaxed)};
   const uint32_t threads = this->threads();
-  const uint32_t own = static_cast<uint32_t>(uint64_t{index} * chunks / threads);
-  for (uint32_t k = 0; k < chunks; ++k) {
-    const uint32_t c = (own + k) % chunks;
-    uint64_t open = epoch << 1;
-    // A stale worker (its run over) cannot claim: the chunk is claimed or
-    // open for a later run. Nor may it read this run's fields: it returns.
-    if (!claims_[c].compare_exchange_strong(open, open | 1, std::memory_order_acquire)) {
-      if ((open >> 1) != epoch) return;
-      continue;
-    }
-    const uint32_t begin = static_cast<uint32_t>(uint64_t{c} * count / chunks);
-    const uint32_t end = static_cast<uint32_t>(uint64_t{c + 1} * count / chunks);
-    for (uint32_t i = begin; i < end; ++i) {
-      try {
-        (*task)(i);
-      } catch (...) {
-        if (!failed_.exchange(true)) error_ = std::current_exception();
+  const auto share = [&](uint32_t t) { return static_cast<uint32_t>(uint64_t{t} * chunks / threads); };
+  // Own share first, front to back; then each other thread's, back to front.
+  for (uint32_t k = 0; k < threads; ++k) {
+    const uint32_t t = (index + k) % threads;
+    const uint32_t begin = share(t), end = share(t + 1);
+    for (uint32_t j = begin; j < end; ++j) {
+      const uint32_t c = k == 0 ? j : end - 1 - (j - begin);
+      uint64_t open = epoch << 1;
+      // A stale worker (its run over) cannot claim: the chunk is claimed or
+      // open for a later run. Nor may it read this run's fields: it returns.
+      if (!claims_[c].compare_exchange_strong(open, open | 1, std::memory_order_acquire)) {
+        if ((open >> 1) != epoch) return;
+        continue;
       }
+      const uint32_t first = static_cast<uint32_t>(uint64_t{c} * count / chunks);
+      const uint32_t last = static_cast<uint32_t>(uint64_t{c + 1} * count / chunks);
+      for (uint32_t i = first; i < last; ++i) {
+        try {
+          task(i);
+        } catch (...) {
+          if (!failed_.exchange(true)) error_ = std::current_exception();
+        }
+      }
+      done_.fetch_add(1, std::memory_order_release);
     }
-    done_.fetch_add(1, std::memory_order_release);
   }
 }
 

@@ -110,7 +110,7 @@ void Gpu::build() {
   const uint32_t n = config_.gpu.num_sms;
   sms_.clear();
   busy_sms_ = ActiveSet(n);
-  sm_active_.assign(n, 0);
+  sm_ticks_.assign(n, SmTick{});
   groups_.reserve(n + 1);
   memory_system_ = nullptr;
   if (config_.timing.memory.model == MemoryModel::FixedLatency) {
@@ -266,7 +266,9 @@ void Gpu::begin(Launch& l) {
   const uint32_t host_threads =
       config_.timing.gpu.threads != 0 ? config_.timing.gpu.threads : functional::auto_threads();
   if (workers_ && !workers_->usable()) workers_.reset();  // made before the program forked
-  pacer_ = ThreadPacer{};
+  // The pacer carries over from launch to launch: a program's launches are
+  // mostly alike, and a short one should not pay a window of parallel
+  // cycles to find out what the last one found.
   if (l.parallel && host_threads > 1 && (!workers_ || workers_->threads() != host_threads))
     workers_ = std::make_unique<CycleWorkers>(host_threads);
   // Sampling stops a launch midway, which a cluster or a cooperative launch
@@ -587,24 +589,30 @@ bool Gpu::tick_sms(Launch& l, uint64_t now) {
   const uint32_t groups = static_cast<uint32_t>(groups_.size());
   groups_.push_back(static_cast<uint32_t>(busy.size()));
   const auto tick_group = [&](uint32_t g) {
-    for (uint32_t k = groups_[g]; k < groups_[g + 1]; ++k) sm_active_[k] = sms_[busy[k]]->cycle(now);
+    for (uint32_t k = groups_[g]; k < groups_[g + 1]; ++k) {
+      Sm& sm = *sms_[busy[k]];
+      SmTick& r = sm_ticks_[k];
+      r.active = sm.cycle(now);
+      r.quiet = sm.quiescent();
+      r.notice = !sm.printed().empty() || sm.faulted();
+    }
   };
-  // Handing a cycle out costs a microsecond or two (the SMs' state moves
-  // between cores): worth it only when the SMs have that much work, which
-  // the pacer finds out by timing both ways.
+  // The memory's edges of the next cycle that the SMs cannot change run
+  // meanwhile (on the calling thread, the same at every thread count).
+  const auto ahead = [&] { memory_->advance_ahead(now); };
+  // Handing a cycle out pays only when the SMs have enough work: the pacer
+  // finds out by timing it.
   if (l.parallel && workers_ && groups >= 2 * workers_->threads()) {
-    const bool parallel = pacer_.parallel();
-    const auto start = pacer_.timing() ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-    if (parallel) {
-      workers_->run(groups, tick_group);
+    const uint64_t start = pacer_.timing() ? CycleWorkers::ticks() : 0;
+    if (pacer_.parallel()) {
+      workers_->run(groups, tick_group, ahead);
     } else {
+      ahead();
       for (uint32_t g = 0; g < groups; ++g) tick_group(g);
     }
-    if (pacer_.timing())
-      pacer_.record(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
-    else
-      pacer_.count();
+    pacer_.cycle(pacer_.timing() ? CycleWorkers::ticks() - start : 0);
   } else {
+    ahead();
     for (uint32_t g = 0; g < groups; ++g) tick_group(g);
   }
   // What the cycle did that others see, in SM order whatever thread ticked
@@ -612,8 +620,10 @@ bool Gpu::tick_sms(Launch& l, uint64_t now) {
   memory_->end_sm_phase(now);
   bool active = false;
   for (uint32_t k = 0; k < busy.size(); ++k) {
+    const SmTick& r = sm_ticks_[k];
+    active |= r.active != 0;
+    if (!r.notice) continue;
     Sm& sm = *sms_[busy[k]];
-    active |= sm_active_[k] != 0;
     functional::PrintedRecords& printed = sm.printed();
     if (!printed.empty()) {
       if (l.ctx.print) printed.for_each(l.ctx.print);
@@ -621,7 +631,8 @@ bool Gpu::tick_sms(Launch& l, uint64_t now) {
     }
     if (sm.faulted() && !l.out.fault) l.stop_with(sm);
   }
-  busy_sms_.prune([&](uint32_t i) { return !sms_[i]->quiescent(); });
+  uint32_t k = 0;  // prune visits the members in order
+  busy_sms_.prune([&](uint32_t) { return sm_ticks_[k++].quiet == 0; });
   return active;
 }
 

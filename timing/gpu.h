@@ -141,7 +141,15 @@ class Gpu {
   std::unique_ptr<CycleWorkers> workers_;
   ThreadPacer pacer_;
   std::vector<uint32_t> groups_;
-  std::vector<uint8_t> sm_active_;
+  // What each busy SM's tick of a cycle left (by its place in busy_sms_),
+  // found on the thread that ticked it: the serial rest of the cycle only
+  // reads these.
+  struct SmTick {
+    uint8_t active = 0;  // Sm::cycle's result
+    uint8_t quiet = 0;   // Sm::quiescent
+    uint8_t notice = 0;  // printf output or a fault to pass on
+  };
+  std::vector<SmTick> sm_ticks_;
   std::unique_ptr<CtaScheduler> cta_scheduler_;
   std::vector<uint32_t> free_slots_;
   std::vector<CtaAssignment> assignments_;

@@ -23,17 +23,7 @@ for t in 1 0 4; do
 done
 
 # Statistics without what measures the host (wall and simulation seconds).
-strip_host_times() {
-  python3 -c '
-import json, sys
-def strip(x):
-    if isinstance(x, dict):
-        return {k: strip(v) for k, v in x.items() if not k.endswith("seconds")}
-    if isinstance(x, list):
-        return [strip(v) for v in x]
-    return x
-print(json.dumps(strip(json.load(open(sys.argv[1]))), indent=1, sort_keys=True))' "$1"
-}
+strip_host_times() { python3 "$(dirname "$0")/../strip_host_times.py" "$1"; }
 
 programs=0
 for out in "$work"/threads-1/logs/*.out; do

@@ -49,18 +49,7 @@ for t in 1 1b 2 4; do
 done
 
 # Statistics without what measures the host (wall and simulation seconds).
-strip_host_times() {
-  [ -f "$1" ] || { echo "(no statistics)"; return; }
-  python3 -c '
-import json, sys
-def strip(x):
-    if isinstance(x, dict):
-        return {k: strip(v) for k, v in x.items() if not k.endswith("seconds")}
-    if isinstance(x, list):
-        return [strip(v) for v in x]
-    return x
-print(json.dumps(strip(json.load(open(sys.argv[1]))), indent=1, sort_keys=True))' "$1"
-}
+strip_host_times() { python3 "$(dirname "$0")/../strip_host_times.py" "$1"; }
 
 same_results() {  # same_results NAME T: threads-1's results and threads-T's are the same
   cmp -s "$work/threads-1/logs/$1.out" "$work/threads-$2/logs/$1.out" &&

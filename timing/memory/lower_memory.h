@@ -14,7 +14,8 @@
 // come from different host threads at once; the calls for one cluster come
 // from one thread, in SM order. end_sm_phase() then follows on one thread,
 // and only it makes the cycle's calls visible to the rest of the memory
-// (next_event, advance), so the result does not depend on the threads.
+// (next_event, advance), so the result does not depend on the threads. One
+// more thread may run advance_ahead() meanwhile.
 #include <cstdint>
 
 namespace warpsim::timing {
@@ -57,6 +58,11 @@ class LowerMemory {
   virtual void advance(uint64_t /*now*/) {}
   // The SMs' calls of core cycle `now` are over (see Threads above).
   virtual void end_sm_phase(uint64_t /*now*/) {}
+  // Runs the part of advance(now + 1) that nothing the SMs do in cycle `now`
+  // can change, on the calling thread, at the same time as the SMs' calls of
+  // cycle `now` (it must touch none of the state those calls touch). It may
+  // also run before them or after them: the results are the same.
+  virtual void advance_ahead(uint64_t /*now*/) {}
 };
 
 }  // namespace warpsim::timing

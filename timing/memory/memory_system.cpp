@@ -113,6 +113,7 @@ void MemorySystem::send(const MemRequest& request, uint64_t now) {
   r.reply_bytes = header + (data_back ? request.bytes : 0);
   ports_[cluster].send(request.sm, id, now_ps);
   ClusterTouch& t = cluster_touch_[cluster];
+  mark_touched();
   t.touched = t.sent = true;
   t.at_ps = now_ps;
 }
@@ -123,6 +124,7 @@ bool MemorySystem::receive(uint32_t sm, uint64_t now, MemRequest& reply) {
   if (!ports_[sm / sms_per_cluster_].receive(sm, now, now_ps, id)) return false;
   const InFlight& r = pool_[id];
   ClusterTouch& t = cluster_touch_[r.cluster];
+  mark_touched();
   t.touched = true;
   t.at_ps = now_ps;
   // Room in the response FIFO: a reply waiting in the network, or one a
@@ -138,6 +140,8 @@ bool MemorySystem::receive(uint32_t sm, uint64_t now, MemRequest& reply) {
 void MemorySystem::end_sm_phase(uint64_t /*now*/) { fold_sm_calls(); }
 
 void MemorySystem::fold_sm_calls() {
+  if (!any_touch()) return;
+  any_touch_.store(false, std::memory_order_relaxed);
   for (uint32_t c = 0; c < cluster_touch_.size(); ++c) {
     ClusterTouch& t = cluster_touch_[c];
     if (!t.touched) continue;
@@ -148,12 +152,6 @@ void MemorySystem::fold_sm_calls() {
     stats_.round_trip_ps += t.round_trip_ps;
     t = ClusterTouch{};
   }
-}
-
-bool MemorySystem::any_touch() const {
-  for (const ClusterTouch& t : cluster_touch_)
-    if (t.touched) return true;
-  return false;
 }
 
 void MemorySystem::tick_network(uint64_t now_ps) {
@@ -279,15 +277,31 @@ void MemorySystem::advance(uint64_t now) {
   const uint64_t target = clocks_.time(Domain::Core, now);
   fold_sm_calls();  // for a driver that calls no end_sm_phase
   constexpr Domain kOrder[] = {Domain::Dram, Domain::L2, Domain::Interconnect};
+  run_edges(kOrder, target);
+  // Domains with nothing to do up to here never look back before `target`.
+  for (Domain d : kOrder) next_edge_[int(d)] = std::max(next_edge_[int(d)], clocks_.edge_at_or_after(d, target));
+}
+
+void MemorySystem::advance_ahead(uint64_t now) {
+  // The SMs' calls reach the DRAM and L2 edges only through the network, and
+  // the first network edge they can reach is the next one; the DRAM and L2
+  // edges up to it (those at its time come first) are as they will be.
+  const uint64_t network = clocks_.edge_at_or_after(Domain::Interconnect, next_edge_[int(Domain::Interconnect)]);
+  const uint64_t target = std::min(clocks_.time(Domain::Core, now + 1), network + 1);
+  constexpr Domain kOrder[] = {Domain::Dram, Domain::L2};
+  run_edges(kOrder, target);
+}
+
+void MemorySystem::run_edges(std::span<const Domain> order, uint64_t before_ps) {
   for (;;) {
     uint64_t when[kDomains];
     uint64_t t = UINT64_MAX;
-    for (Domain d : kOrder) {
+    for (Domain d : order) {
       when[int(d)] = next_work(d);
       t = std::min(t, when[int(d)]);
     }
-    if (t == UINT64_MAX || t >= target) break;
-    for (Domain d : kOrder) {
+    if (t == UINT64_MAX || t >= before_ps) break;
+    for (Domain d : order) {
       if (when[int(d)] != t) continue;
       switch (d) {
         case Domain::Dram: tick_dram(t); break;
@@ -298,8 +312,6 @@ void MemorySystem::advance(uint64_t now) {
       next_edge_[int(d)] = t + clocks_.period(d);
     }
   }
-  // Domains with nothing to do up to here never look back before `target`.
-  for (Domain d : kOrder) next_edge_[int(d)] = std::max(next_edge_[int(d)], clocks_.edge_at_or_after(d, target));
 }
 
 uint64_t MemorySystem::next_event(uint64_t now) const {

@@ -18,8 +18,10 @@
 // at which some component has work: a domain with nothing to do
 // sleeps until its next known event, so long DRAM or L2 latencies cost no
 // simulation time.
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "interconnect/network.h"
@@ -50,6 +52,7 @@ class MemorySystem final : public LowerMemory {
   bool idle() const override;
   void advance(uint64_t now) override;
   void end_sm_phase(uint64_t now) override;
+  void advance_ahead(uint64_t now) override;
 
   // A kernel launch begins at core cycle `now` (the port mechanisms are told).
   void begin_launch(uint64_t now);
@@ -73,6 +76,9 @@ class MemorySystem final : public LowerMemory {
   // Folds what the SMs did this core cycle (cluster_touch_) into the shared
   // state; called before anything reads it.
   void fold_sm_calls();
+  // Runs the edges of the domains in `order` (at equal times, in that
+  // order) that have work before `before_ps`.
+  void run_edges(std::span<const Domain> order, uint64_t before_ps);
 
   SimConfig config_;
   DramConfig dram_;  // resolved
@@ -111,7 +117,14 @@ class MemorySystem final : public LowerMemory {
     uint64_t at_ps = 0;    // when (the cycle's core time)
   };
   std::vector<ClusterTouch> cluster_touch_;
-  bool any_touch() const;
+  // Some cluster was touched since the last fold: spares the folds and the
+  // idle checks a pass over every cluster's line when none was. Set by the
+  // SMs' calls (from any thread: written once per fold, read cheaply).
+  std::atomic<bool> any_touch_{false};
+  void mark_touched() {
+    if (!any_touch_.load(std::memory_order_relaxed)) any_touch_.store(true, std::memory_order_relaxed);
+  }
+  bool any_touch() const { return any_touch_.load(std::memory_order_relaxed); }
 };
 
 }  // namespace warpsim::timing
