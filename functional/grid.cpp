@@ -100,6 +100,7 @@ void add_counts(const Cta& cta, const ExecutorOptions& opt, GridOutcome& out) {
   ++out.ctas;
   out.warp_instructions += cta.warp_instructions();
   out.thread_instructions += cta.thread_instructions();
+  out.max_cta_warp_instructions = std::max(out.max_cta_warp_instructions, cta.warp_instructions());
   out.offload += cta.offload_counts();
 }
 
@@ -221,6 +222,7 @@ GridOutcome run_parallel(const LaunchContext& ctx, const ExecutorOptions& opt, c
       mine.ctas += one.ctas;
       mine.warp_instructions += one.warp_instructions;
       mine.thread_instructions += one.thread_instructions;
+      mine.max_cta_warp_instructions = std::max(mine.max_cta_warp_instructions, one.max_cta_warp_instructions);
       mine.offload += one.offload;
       if (text.empty() && !one.fault) continue;
       std::lock_guard lock(mu);
@@ -237,6 +239,7 @@ GridOutcome run_parallel(const LaunchContext& ctx, const ExecutorOptions& opt, c
     total.ctas += mine.ctas;
     total.warp_instructions += mine.warp_instructions;
     total.thread_instructions += mine.thread_instructions;
+    total.max_cta_warp_instructions = std::max(total.max_cta_warp_instructions, mine.max_cta_warp_instructions);
     total.offload += mine.offload;
   };
   run_on_host_threads(threads, worker);

@@ -49,6 +49,7 @@ struct GridOutcome {
   uint64_t ctas = 0;  // CTAs that ran (to completion or to the fault)
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
+  uint64_t max_cta_warp_instructions = 0;  // the most warp instructions one CTA ran
   uint64_t cycles = 0;  // timing mode: core cycles from launch to the last CTA's end
   OffloadCounts offload;
   std::optional<ExecFault> fault;  // the first fault in CTA order

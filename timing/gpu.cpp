@@ -90,6 +90,8 @@ struct Gpu::Launch {
   std::vector<uint8_t> placed;  // by CTA: placed on an SM
   uint64_t placed_ctas = 0;
   uint64_t first_wave = 0;  // CTAs the SMs hold at once: min(grid, SMs x ctas_per_sm)
+  uint64_t stride = 1;      // on a scale model: 1 in `stride` CTAs run, those of `sampled`
+  std::vector<uint64_t> sampled;  // on a scale model: the CTAs it runs, by the rank the scheduler hands out
 
   void stop_with(const Sm& sm) {
     out.fault = sm.fault();
@@ -98,7 +100,14 @@ struct Gpu::Launch {
   }
 };
 
-Gpu::Gpu(const SimConfig& config, Mechanisms mechanisms) : config_(config), mechanisms_(std::move(mechanisms)) {
+Gpu::Gpu(const SimConfig& config, Mechanisms mechanisms) : Gpu(config, std::move(mechanisms), ScaleModel{1}) {
+  if (config_.timing.gpu.sample_ctas > 1)
+    scale_model_ = std::unique_ptr<Gpu>(
+        new Gpu(scale_model(config_), mechanisms_, ScaleModel{config_.timing.gpu.sample_ctas}));
+}
+
+Gpu::Gpu(const SimConfig& config, Mechanisms mechanisms, ScaleModel scale)
+    : config_(config), mechanisms_(std::move(mechanisms)), stride_(scale.stride) {
   WARPSIM_INVARIANT(config_.gpu.num_sms % config_.timing.gpu.sms_per_cluster == 0,
                     "clusters tile the SMs (validated config)");
   build();
@@ -154,6 +163,7 @@ LaunchRun Gpu::launch(functional::LaunchContext& ctx, const functional::Executor
   // A cluster that no GPC can hold at once cannot be co-scheduled: estimate.
   if (cluster.count() > 1 && cluster.count() > uint64_t{gpc_size()} * ctas_per_sm(ctx))
     return run_fallback(ctx, options, cluster);
+  if (scale_model_ && scale_sampled(ctx, cluster)) return run_scale_model(ctx, options);
   Launch l{ctx, options};
   if (cluster.count() > 1) {
     l.cluster_dims = cluster;
@@ -211,6 +221,7 @@ LaunchRun Gpu::launch(functional::LaunchContext& ctx, const functional::Executor
     if (!sleep(l, now)) break;
   }
   finish(l, now);
+  if (l.stride > 1 && !l.out.fault) finish_scale_sampled(l);
   last_ = l.activity;
   return {std::move(l.out), std::move(l.activity)};
 }
@@ -252,7 +263,12 @@ void Gpu::begin(Launch& l) {
   const uint32_t n = static_cast<uint32_t>(sms_.size());
   const uint32_t per_cluster = config_.timing.gpu.sms_per_cluster;
   for (auto& sm : sms_) sm->begin_kernel(ctx, {per_sm, warps_per_cta}, units);
-  cta_scheduler_->start({ctx.config.grid.count(), n / per_cluster, per_cluster, per_sm});
+  // A scale model runs 1 in stride CTAs: the scheduler hands out their
+  // ranks, place_ctas maps a rank to its CTA.
+  l.stride = stride_;
+  if (l.stride > 1) l.sampled = scale_sample(ctx.config.grid.count(), l.stride);
+  const uint64_t to_run = l.stride > 1 ? l.sampled.size() : ctx.config.grid.count();
+  cta_scheduler_->start({to_run, n / per_cluster, per_cluster, per_sm});
   // Time is absolute across launches (the memory's queues carry over);
   // %clock reads the cycles since this launch began.
   l.start = clock_;
@@ -275,7 +291,8 @@ void Gpu::begin(Launch& l) {
   // (CTAs that wait for each other across SMs) need not survive.
   const GpuTimingConfig& g = config_.timing.gpu;
   const uint64_t ctas = ctx.config.grid.count();
-  l.sampling = g.sample && l.clusters == 0 && !ctx.config.cooperative && ctas <= (uint64_t{1} << 28);
+  l.sampling = g.sample && l.stride == 1 && l.clusters == 0 && !ctx.config.cooperative &&
+               ctas <= (uint64_t{1} << 28);
   if (l.sampling) {
     l.placed.assign(ctas, 0);
     l.first_wave = std::min<uint64_t>(ctas, uint64_t{per_sm} * n);
@@ -411,6 +428,7 @@ void Gpu::finish_sampled(Launch& l, uint64_t stop) {
   a.cycles = cycles;
   a.sampled_launches = 1;
   a.simulated_cycles = simulated;
+  a.simulated_ctas = a.sm.ctas;
   a.cycles_ci95 = static_cast<uint64_t>(std::llround(slow - left / ipc));
   a.unsimulated_warp_instructions = rest.warp_instructions;
   a.sm.warp_instructions += rest.warp_instructions;
@@ -561,14 +579,15 @@ bool Gpu::place_ctas(Launch& l, uint64_t now) {
   cta_scheduler_->schedule(free_slots_, assignments_);
   const bool trace = config_.timing.gpu.cta_trace;
   for (const CtaAssignment& a : assignments_) {
-    sms_[a.sm]->launch_cta(functional::cta_at(l.ctx.config.grid, a.cta), a.cta, now);
+    const uint64_t cta = l.stride > 1 ? l.sampled[a.cta] : a.cta;
+    sms_[a.sm]->launch_cta(functional::cta_at(l.ctx.config.grid, cta), cta, now);
     busy_sms_.add(a.sm);
     if (l.sampling) {
-      l.placed[a.cta] = 1;
+      l.placed[cta] = 1;
       ++l.placed_ctas;
       l.last_placement = now;
     }
-    if (trace) l.activity.cta_trace.emplace_back(a.cta, a.sm);
+    if (trace) l.activity.cta_trace.emplace_back(cta, a.sm);
   }
   // A policy that holds CTAs back (distributed-block's delayed launch, an
   // exhausted distributed pool) decides again only when an SM frees a slot,
@@ -711,6 +730,7 @@ void Gpu::finish(Launch& l, uint64_t end) {
   l.activity = activity_since(l, end);
   LaunchActivity& a = l.activity;
   a.simulated_cycles = cycles;
+  a.simulated_ctas = a.sm.ctas;
   ++launches_;
   clock_ = end;
   total_cycles_ += cycles;
@@ -729,6 +749,126 @@ void Gpu::finish(Launch& l, uint64_t end) {
   // A fault leaves CTAs and requests in flight; the context is unusable from
   // now on (sticky error), but a later launch must still find clean SMs.
   if (out.fault) build();
+}
+
+std::vector<uint64_t> scale_sample(uint64_t grid, uint64_t stride) {
+  // Groups of `group` consecutive CTAs, so that neighbouring CTAs' data,
+  // which share DRAM rows and L2 lines, are still fetched together (single
+  // CTAs 1 in 4 left DRAM rows three-quarters unread, and cut
+  // micro/vecadd-aligned's row-buffer hits by 4). About 32 strata of
+  // `stride` groups each, and a group picked per stratum by a hash of its
+  // index, so a pattern in the CTA index (every other CTA different) is not
+  // sampled in step.
+  const uint64_t group = std::clamp<uint64_t>(grid / (stride * 32), 1, 64);
+  const uint64_t span = group * stride;
+  std::vector<uint64_t> ctas;
+  ctas.reserve(grid / stride + group);
+  for (uint64_t first = 0, s = 0; first < grid; first += span, ++s) {
+    const uint64_t length = std::min(span, grid - first);
+    const uint64_t groups = (length + group - 1) / group;
+    uint64_t h = s + 0x9e3779b97f4a7c15ull;  // splitmix64
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    h ^= h >> 31;
+    const uint64_t begin = first + (h % groups) * group;
+    for (uint64_t c = begin; c < std::min(begin + group, first + length); ++c) ctas.push_back(c);
+  }
+  return ctas;
+}
+
+bool Gpu::scale_sampled(const functional::LaunchContext& ctx, Dim3 cluster) const {
+  // The CTAs must end whichever of them run, in whatever order: no cluster
+  // or grid synchronisation, no CTA waiting for another's flag. Nor may they
+  // share an address they update (global atomics): the contention there
+  // grows with the CTAs running at once, which the scale model divides by N
+  // (one counter's atomics took micro/density 55% less time on a quarter
+  // GPU). The bound keeps the list of CTAs left to the functional executor
+  // small.
+  return cluster.count() <= 1 && !ctx.config.cooperative && ctx.kernel != nullptr &&
+         ctx.kernel->cta_interaction.empty() && ctx.config.grid.count() <= (uint64_t{1} << 26);
+}
+
+LaunchRun Gpu::run_scale_model(functional::LaunchContext& ctx, const functional::ExecutorOptions& options) {
+  LaunchRun r = scale_model_->launch(ctx, options, {1, 1, 1});
+  r.activity.index = launches_++;
+  total_cycles_ += r.activity.cycles;
+  last_ = r.activity;
+  return r;
+}
+
+void Gpu::finish_scale_sampled(Launch& l) {
+  // The CTAs of the grid the scale model did not run, in the functional
+  // executor (on every core when none can act on another).
+  const uint64_t grid = l.ctx.config.grid.count();
+  std::vector<uint64_t> rest;
+  rest.reserve(grid - l.sampled.size());
+  for (uint64_t i = 0, k = 0; i < grid; ++i) {
+    if (k < l.sampled.size() && l.sampled[k] == i) {
+      ++k;
+    } else {
+      rest.push_back(i);
+    }
+  }
+  GridOutcome tail = functional::run_ctas(l.ctx, l.options, rest);
+
+  // The confidence interval: the launch's cycles scale with its CTAs' mean
+  // work, and the simulated CTAs are a sample of n of the grid's G CTAs
+  // (Student's t on their warp instructions, with the finite-population
+  // correction sqrt(1 - n / G)).
+  double n = 0, sum = 0, sum_sq = 0;
+  Sm::CtaWork heaviest;  // the simulated CTA that ran the most warp instructions
+  for (const auto& sm : sms_)
+    for (const Sm::CtaWork& w : sm->cta_work()) {
+      const double x = static_cast<double>(w.warp_instructions);
+      n += 1;
+      sum += x;
+      sum_sq += x * x;
+      if (w.warp_instructions > heaviest.warp_instructions) heaviest = w;
+    }
+  LaunchActivity& a = l.activity;
+  // A launch the full GPU holds in one wave lasts at least as long as its
+  // longest CTA, which the sample may have missed: a CTA left to the
+  // functional executor that ran more instructions than every simulated one
+  // takes as long as the heaviest simulated CTA did per instruction.
+  const uint64_t full_wave = uint64_t{l.stride} * sms_.size() * a.ctas_per_sm;
+  if (grid <= full_wave && heaviest.warp_instructions > 0 &&
+      tail.max_cta_warp_instructions > heaviest.warp_instructions) {
+    const double longest = static_cast<double>(heaviest.cycles) *
+                           static_cast<double>(tail.max_cta_warp_instructions) /
+                           static_cast<double>(heaviest.warp_instructions);
+    const uint64_t cycles = std::max(a.cycles, static_cast<uint64_t>(std::llround(longest)));
+    total_cycles_ += cycles - a.cycles;
+    clock_ += cycles - a.cycles;
+    a.cycles = cycles;
+    l.out.cycles = cycles;
+  }
+  if (n >= 2 && sum > 0) {
+    const double mean = sum / n;
+    const double var = std::max(0.0, (sum_sq - n * mean * mean) / (n - 1));
+    const double fpc = std::sqrt(std::max(0.0, 1.0 - n / static_cast<double>(grid)));
+    const double relative = student_t975(static_cast<uint32_t>(n - 1)) * std::sqrt(var / n) / mean * fpc;
+    a.cycles_ci95 = static_cast<uint64_t>(std::llround(relative * static_cast<double>(a.cycles)));
+  }
+  a.sampled_launches = 1;
+  a.unsimulated_warp_instructions = tail.warp_instructions;
+  a.sm.warp_instructions += tail.warp_instructions;
+  a.sm.thread_instructions += tail.thread_instructions;
+  a.sm.ctas += tail.ctas;
+
+  GridOutcome& out = l.out;
+  out.ctas = a.sm.ctas;
+  out.warp_instructions = a.sm.warp_instructions;
+  out.thread_instructions = a.sm.thread_instructions;
+  out.offload += tail.offload;
+  if (tail.fault) {
+    out.fault = std::move(tail.fault);
+    out.fault_cta = tail.fault_cta;
+    out.fault_warp = tail.fault_warp;
+  }
+  if (functional::LaunchMonitor* m = l.options.monitor) {
+    m->ctas_done.store(out.ctas, std::memory_order_relaxed);
+    m->thread_instructions.store(out.thread_instructions, std::memory_order_relaxed);
+  }
 }
 
 LaunchRun Gpu::run_fallback(functional::LaunchContext& ctx, const functional::ExecutorOptions& options,

@@ -31,6 +31,20 @@
 // Fresh SMs replace the stopped ones, and the memory below L1 is drained of
 // their requests, so the L2 keeps its contents for the next launch.
 // Cluster and cooperative launches are always simulated in full.
+//
+// Scale-model sampling (timing.sample_ctas = N > 1): a launch runs about
+// 1 in N of its CTAs (scale_sample) cycle by cycle on a second Gpu with 1/N
+// of the SMs and memory partitions (scale_model() in sim_config.h), so each
+// SM sees about the memory bandwidth, L2 slices and waves of CTAs it would
+// on the full GPU; the other CTAs then run in the
+// functional executor. The launch's cycles are the scale model's, with a 95%
+// confidence interval from the spread of the simulated CTAs' work (as a
+// sample of the grid's); a launch the full GPU would hold in one wave lasts
+// at least as long as the longest CTA's instructions take at the pace of the
+// heaviest simulated one. Launches whose CTAs can act on one another
+// (KernelInfo::cta_interaction: atomics on shared addresses, flags),
+// cluster and cooperative launches run on the full GPU (this one), whose
+// memory keeps its own contents.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -80,6 +94,7 @@ class Gpu {
   // per loop.
   using Sampler = std::function<void(const LaunchActivity& so_far)>;
   void set_sampler(uint64_t interval, Sampler fn) {
+    if (scale_model_) scale_model_->set_sampler(interval, fn);
     sample_interval_ = interval == 0 ? 1 : interval;
     sampler_ = std::move(fn);
   }
@@ -92,6 +107,19 @@ class Gpu {
  private:
   // The steps of one launch.
   struct Launch;
+  // The scale model of a Gpu (timing.sample_ctas): runs about 1 in
+  // `stride` CTAs of its launches (scale_sample); 1: a GPU that runs them all.
+  struct ScaleModel {
+    uint32_t stride;
+  };
+  Gpu(const SimConfig& config, Mechanisms mechanisms, ScaleModel scale);
+  // Whether a launch runs on the scale model (see above), and its run there.
+  bool scale_sampled(const functional::LaunchContext& ctx, functional::Dim3 cluster) const;
+  LaunchRun run_scale_model(functional::LaunchContext& ctx, const functional::ExecutorOptions& options);
+  // On the scale model, after the simulated CTAs ended: the others run in
+  // the functional executor, and the activity counts them.
+  void finish_scale_sampled(Launch& l);
+
   void begin(Launch& l);
   bool place_ctas(Launch& l, uint64_t now);
   // Thread-block cluster launches: each cluster's CTAs all at once, on one
@@ -130,6 +158,8 @@ class Gpu {
 
   SimConfig config_;
   Mechanisms mechanisms_;
+  uint32_t stride_ = 1;                // on a scale model: every stride_-th CTA runs here
+  std::unique_ptr<Gpu> scale_model_;  // timing.sample_ctas > 1: where sampled launches run
   std::unique_ptr<LowerMemory> memory_;
   MemorySystem* memory_system_ = nullptr;  // memory_ when it is the memory-system model
   std::vector<std::unique_ptr<Sm>> sms_;
@@ -165,6 +195,12 @@ class Gpu {
   Sampler sampler_;
   uint64_t sample_interval_ = 1;
 };
+
+// Scale-model sampling: the CTAs (linear indices, ascending) a scale model
+// of 1/`stride` runs of a grid of `grid` CTAs: one group of consecutive CTAs
+// out of every `stride` groups (gpu.cpp says how groups are sized and
+// picked), about 1 in `stride` CTAs in all.
+std::vector<uint64_t> scale_sample(uint64_t grid, uint64_t stride);
 
 // The SM resources of the [gpu] section (no carveout).
 functional::SmResources sm_resources(const GpuConfig& gpu);

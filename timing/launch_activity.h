@@ -32,6 +32,7 @@ struct LaunchActivity {
   // launch; every other counter only its simulated part.
   uint64_t sampled_launches = 0;    // 1: the launch was sampled
   uint64_t simulated_cycles = 0;    // the cycles simulated (all of them when not sampled)
+  uint64_t simulated_ctas = 0;      // the CTAs placed on an SM (all of them when not sampled)
   uint64_t cycles_ci95 = 0;         // half-width of the 95% confidence interval of `cycles`
   uint64_t unsimulated_warp_instructions = 0;  // warp instructions run functionally
   uint32_t ctas_per_sm = 0;         // occupancy limit M

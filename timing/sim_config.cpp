@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 
@@ -137,6 +139,15 @@ bool validate_memory_system(SimConfig& config, bool check_network, config::Loade
 
 }  // namespace
 
+SimConfig scale_model(const SimConfig& config) {
+  SimConfig s = config;
+  const uint32_t n = std::max(1u, config.timing.gpu.sample_ctas);
+  s.gpu.num_sms = std::max(1u, config.gpu.num_sms / n);
+  s.timing.partition.partitions =
+      std::max(1u, static_cast<uint32_t>(std::lround(static_cast<double>(config.timing.partition.partitions) / n)));
+  return s;
+}
+
 std::vector<interconnect::NodeRole> network_roles(const SimConfig& config) {
   const timing::TimingConfig& t = config.timing;
   std::vector<interconnect::NodeRole> roles(config.gpu.num_sms / t.gpu.sms_per_cluster, interconnect::NodeRole::Core);
@@ -184,6 +195,59 @@ std::optional<SimConfig> load_sim_config(const std::string& name_or_file,
   return load_sim_config(name_or_file, overrides, config_search_path(), diags);
 }
 
+namespace {
+
+// Scale-model sampling: the scaled GPU must be one the simulator can build,
+// and the time-based sampling of timing.sample is a different scheme.
+bool validate_scale_model(const SimConfig& config, bool check_network, config::Loader& loader) {
+  const timing::GpuTimingConfig& g = config.timing.gpu;
+  const uint32_t n = g.sample_ctas;
+  if (n <= 1) return true;
+  if (g.sample) {
+    loader.report(Severity::Error, {"timing.sample", "timing.sample_ctas"},
+                  "timing.sample and timing.sample_ctas are two ways of sampling a launch; choose one");
+    return false;
+  }
+  if (config.gpu.num_sms % n != 0 || (config.gpu.num_sms / n) % g.sms_per_cluster != 0) {
+    loader.report(Severity::Error, {"timing.sample_ctas", "gpu.num_sms", "timing.sms_per_cluster"},
+                  fmt::format("timing.sample_ctas: {} SMs do not split into {} equal parts of whole clusters of "
+                              "{} SMs; choose a divisor of {}",
+                              config.gpu.num_sms, n, g.sms_per_cluster, config.gpu.num_sms / g.sms_per_cluster));
+    return false;
+  }
+  if (config.timing.memory.model != timing::MemoryModel::MemorySystem) return true;
+  const SimConfig scaled = scale_model(config);
+  if (const std::string e = timing::validate_address_mapping(scaled.timing.partition.address_mapping()); !e.empty()) {
+    loader.report(Severity::Error, {"timing.sample_ctas", "timing.partition"},
+                  fmt::format("timing.sample_ctas: the scale model's {} partitions do not fit the address mapping "
+                              "({})",
+                              scaled.timing.partition.partitions, e));
+    return false;
+  }
+  // A grid of routers keeps its size and its distances when a quarter of
+  // its nodes remain; a crossbar or an ideal network is sized by its nodes.
+  const std::string& topology = config.timing.network.topology;
+  if (topology != "crossbar" && topology != "ideal") {
+    loader.report(Severity::Error, {"timing.sample_ctas", "interconnect.topology"},
+                  fmt::format("timing.sample_ctas: the {} network does not scale down with the GPU (its routers "
+                              "and distances stay); scale-model sampling needs the crossbar or ideal network",
+                              topology));
+    return false;
+  }
+  if (!check_network) return true;
+  const std::string error = interconnect::validate_network(scaled.timing.network, network_roles(scaled));
+  if (!error.empty()) {
+    loader.report(Severity::Error, {"timing.sample_ctas", "interconnect"},
+                  fmt::format("timing.sample_ctas: the network does not fit the scale model's {} SMs and {} "
+                              "partitions ({}); use a topology that sizes itself to its nodes, such as crossbar",
+                              scaled.gpu.num_sms, scaled.timing.partition.partitions, error));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::optional<SimConfig> load_sim_config(const std::string& name_or_file,
                                          const std::vector<std::string>& overrides,
                                          const std::vector<std::string>& search_path,
@@ -205,6 +269,7 @@ std::optional<SimConfig> load_sim_config(const std::string& name_or_file,
     ok = false;
   }
   if (ok) ok = validate_memory_system(config, check_network, loader);
+  if (ok) ok = validate_scale_model(config, check_network, loader);
   if (!ok) return std::nullopt;
   return config;
 }

@@ -46,6 +46,13 @@ std::vector<std::string> config_search_path();
 // one Memory node per L2 slice (the order the memory system numbers them).
 std::vector<interconnect::NodeRole> network_roles(const SimConfig& config);
 
+// Scale-model sampling (timing.sample_ctas = N > 1): the GPU its sampled
+// launches run on, with 1/N of `config`'s SMs and 1/N of its memory
+// partitions (rounded to the nearest, at least one), every other value the
+// same, so each SM has about the L2 slices, DRAM bandwidth and network ports
+// of the full GPU's.
+SimConfig scale_model(const SimConfig& config);
+
 // Built-in defaults (empty `name_or_file`) or the named config / file, then
 // `overrides` ("section.key=value") in order, then validation. Diagnostics
 // (errors and warnings) go to `diags`; nullopt when any error was reported.

@@ -102,6 +102,11 @@ const config::Table<GpuTimingConfig>& gpu_timing_config_table() {
         .range(0.0001, 1.0);
     t.integer("sample_warmup", &G::sample_warmup, "cycles",
               "sampled simulation: cycles at a launch's start that never count as a window (cold caches)");
+    t.integer("sample_ctas", &G::sample_ctas, "CTAs",
+              "scale-model sampling: every N-th CTA of a launch runs in timing mode on a GPU of 1/N the SMs "
+              "and memory partitions, the rest in the functional executor (warpsim run --sample-ctas N); "
+              "gpu.num_sms must be a multiple of N; 1: off")
+        .range(1, 64);
     return t;
   }();
   return table;

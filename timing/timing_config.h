@@ -36,6 +36,10 @@ struct GpuTimingConfig {
   uint32_t sample_windows = 5;     // windows per block; two consecutive blocks' IPCs must agree
   double sample_tolerance = 0.05;  // how far the two blocks' IPCs may differ (fraction of their mean)
   uint64_t sample_warmup = 2000;   // cycles at a launch's start that never count
+  // Scale-model sampling (gpu.h, "Scale-model sampling"): 1 in sample_ctas
+  // CTAs in timing mode on a GPU of 1/sample_ctas the SMs and partitions;
+  // 1: off.
+  uint32_t sample_ctas = 1;
   CtaSchedulerConfig cta_scheduler() const {
     return {cta_policy, cta_block_size, cta_block_partial_tail, cta_issue_per_cluster};
   }

@@ -54,6 +54,7 @@ struct RunOptions {
   std::string mode = "timing";
   std::string memcheck;  // empty: the configuration's functional.memcheck
   bool sample = false;  // sampled timing simulation (timing.sample)
+  std::optional<uint32_t> sample_ctas;  // scale-model sampling (timing.sample_ctas)
   std::optional<uint32_t> threads;  // host threads (functional mode); unset: the configuration's
   std::string stats;
   std::string power_trace;
@@ -124,9 +125,12 @@ void print_summary(const std::string& program, int status_code, bool signaled,
                        group(cycles), cycles ? static_cast<double>(insn) / cycles : 0.0);
     if (const uint64_t sampled = stat_u64(j, "timing.sampled_launches")) {
       const uint64_t simulated = stat_u64(j, "timing.simulated_cycles");
-      out += fmt::format("  sampled          {} of {} launches; cycles +-{} (95%), {:.1f}% of them simulated\n",
+      const uint64_t ctas = stat_u64(j, "timing.ctas"), simulated_ctas = stat_u64(j, "timing.simulated_ctas");
+      out += fmt::format("  sampled          {} of {} launches; cycles +-{} (95%); simulated: {:.1f}% of the "
+                         "cycles, {:.1f}% of the CTAs\n",
                          group(sampled), group(launches), group(stat_u64(j, "timing.sampled_cycles_ci95")),
-                         cycles ? 100.0 * static_cast<double>(simulated) / cycles : 0.0);
+                         cycles ? 100.0 * static_cast<double>(simulated) / cycles : 0.0,
+                         ctas ? 100.0 * static_cast<double>(simulated_ctas) / ctas : 0.0);
     }
   }
   const double sim_ns = w.value("simulated_gpu_ns", 0.0);
@@ -240,6 +244,13 @@ int run(RunOptions opt) {
       return 2;
     }
     opt.overrides.insert(opt.overrides.begin(), "timing.sample=true");  // a --set may still tune or undo it
+  }
+  if (opt.sample_ctas) {
+    if (opt.mode != "timing") {
+      fmt::print(stderr, "warpsim run: --sample-ctas needs --mode timing (it samples the cycle-level simulation)\n");
+      return 2;
+    }
+    opt.overrides.insert(opt.overrides.begin(), fmt::format("timing.sample_ctas={}", *opt.sample_ctas));
   }
   // From here on a signal is recorded, not fatal: warpsim stops the program
   // and removes its temporary files before it exits.
@@ -419,6 +430,11 @@ void register_run_command(CLI::App& app) {
                     "Timing mode: sampled simulation (timing.sample): each launch stops once its IPC is "
                     "steady, finishes in the functional executor, and its cycles are extrapolated with a "
                     "95% confidence interval (timing.sampled_cycles_ci95); tune with --set timing.sample_*");
+  run_cmd->add_option("--sample-ctas", opt->sample_ctas,
+                      "Timing mode: scale-model sampling (timing.sample_ctas): every N-th CTA of a launch runs "
+                      "cycle by cycle on a GPU of 1/N the SMs and memory partitions, the rest in the functional "
+                      "executor; N must divide the SM count")
+      ->check(whole_number(2, 64));
   run_cmd->add_option("--stats", opt->stats, "Write the run's statistics as JSON to this file");
   run_cmd->add_option("--power-trace", opt->power_trace,
                       "Timing mode: write power over time as CSV to this file (one row per "

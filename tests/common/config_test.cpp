@@ -490,6 +490,38 @@ TEST(Errors, CrossSectionViolationsAreReportedWhereAKeyWasSet) {
   EXPECT_TRUE(e.starts_with("--set:1:")) << e;
 }
 
+// Scale-model sampling runs launches on a GPU of 1/N the SMs and partitions:
+// that GPU must be one the simulator can build.
+TEST(Errors, ScaleModelSamplingNeedsAGpuItCanScaleDown) {
+  EXPECT_EQ(override_error("timing.sample_ctas=4"), "loaded without error");
+  EXPECT_NE(override_error("timing.sample_ctas=5").find("timing.sample_ctas: 132 SMs do not split into 5 equal parts"),
+            std::string::npos);
+  DiagnosticEngine both;
+  EXPECT_FALSE(load_sim_config("", {"timing.sample=true", "timing.sample_ctas=4"}, {}, both));
+  EXPECT_NE(both.format_all().find("two ways of sampling a launch; choose one"), std::string::npos)
+      << both.format_all();
+  // A mesh keeps its routers and distances however few nodes remain.
+  DiagnosticEngine mesh;
+  EXPECT_FALSE(load_sim_config("zhao-lallc-8x8", {"timing.sample_ctas=2"}, {kConfigsDir}, mesh));
+  EXPECT_NE(mesh.format_all().find("the mesh network does not scale down with the GPU"), std::string::npos)
+      << mesh.format_all();
+}
+
+TEST(SimConfig, ScaleModelHasAnNthOfTheSmsAndPartitions) {
+  SimConfig c;
+  c.timing.gpu.sample_ctas = 4;
+  SimConfig s = scale_model(c);
+  EXPECT_EQ(s.gpu.num_sms, 33u);
+  EXPECT_EQ(s.timing.partition.partitions, 20u);
+  EXPECT_EQ(s.timing.l2.size, c.timing.l2.size) << "a slice stays a slice";
+  EXPECT_EQ(s.gpu.max_threads_per_sm, c.gpu.max_threads_per_sm);
+  // 80 / 6 partitions round to 13.
+  c.timing.gpu.sample_ctas = 6;
+  s = scale_model(c);
+  EXPECT_EQ(s.gpu.num_sms, 22u);
+  EXPECT_EQ(s.timing.partition.partitions, 13u);
+}
+
 TEST(Errors, CrossSectionViolationOverridesShowTheOverride) {
   DiagnosticEngine d;
   EXPECT_FALSE(load_sim_config("", {"gpu.num_sms=130", "timing.sms_per_cluster=4"}, {}, d));

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Sampled simulation end to end: runs a suite of the workload suite at `small`
-# in full and with timing.sample, and checks with scripts/sample-accuracy.py
-# that every program passes in both, that at least one launch was sampled,
-# and that every program's cycles are within MAX_ERROR percent.
-#   sample_accuracy.sh WARPSIM WORK_DIR [SUITE] [MAX_ERROR]
+# in full and sampled (SETTING, default timing.sample=true; or
+# timing.sample_ctas=N), and checks with scripts/sample-accuracy.py that every
+# program passes in both, that at least one launch was sampled, and that
+# every program's cycles are within MAX_ERROR percent.
+#   sample_accuracy.sh WARPSIM WORK_DIR [SUITE] [MAX_ERROR] [SETTING]
 set -euo pipefail
 warpsim=$1
 work=$2
 suite=${3:-sample-check}
 max_error=${4:-5}
+setting=${5:-timing.sample=true}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$work"
 mkdir -p "$work"
@@ -17,7 +19,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 "$warpsim" bench --suite "$suite" --preset small --out "$work/full" > "$work/full.log" 2>&1 \
   || { cat "$work/full.log"; fail "the full run"; }
-"$warpsim" bench --suite "$suite" --preset small --set timing.sample=true --out "$work/sampled" \
+"$warpsim" bench --suite "$suite" --preset small --set "$setting" --out "$work/sampled" \
   > "$work/sampled.log" 2>&1 || { cat "$work/sampled.log"; fail "the sampled run"; }
 python3 "$here/scripts/sample-accuracy.py" "$work/full" "$work/sampled" --max-error "$max_error" --min-within 1 \
   | tee "$work/accuracy.md"

@@ -72,6 +72,7 @@ void Sm::begin_kernel(functional::LaunchContext& ctx, const KernelShape& shape,
   shape_ = shape;
   if (ctas_.size() < shape.ctas_per_sm) ctas_.resize(shape.ctas_per_sm);
   free_slots_ = shape.ctas_per_sm;
+  cta_work_.clear();
   l1d_.invalidate_all();
   const_.invalidate_all();
   units_ = &units;
@@ -79,7 +80,6 @@ void Sm::begin_kernel(functional::LaunchContext& ctx, const KernelShape& shape,
 
 void Sm::launch_cta(functional::Dim3 ctaid, uint64_t linear_id, uint64_t now, functional::Cluster* cluster,
                     uint32_t rank) {
-  (void)now;
   WARPSIM_INVARIANT(free_slots_ > 0, "a CTA launched on an SM without a free slot");
   uint32_t c = 0;
   while (ctas_[c].cta) ++c;
@@ -90,6 +90,7 @@ void Sm::launch_cta(functional::Dim3 ctaid, uint64_t linear_id, uint64_t now, fu
   slot.cta->set_print_sink(&printed_);
   slot.first_warp = c * shape_.warps_per_cta;
   slot.linear = linear_id;
+  slot.start = now;
   const auto& fwarps = slot.cta->warps();
   slot.live_warps = static_cast<uint32_t>(fwarps.size());
   const uint64_t local_span = uint64_t{ctx_->config.local_bytes_per_thread} * functional::kWarpSize;
@@ -131,7 +132,7 @@ bool Sm::cycle(uint64_t now) {
   fetch(now);
   active |= fetched_;
   for (uint32_t s = 0; s < config_.sm.schedulers && !fault_; ++s) active |= issue(s, now);
-  if (maybe_retire_) retire_ctas();
+  if (maybe_retire_) retire_ctas(now);
   active |= cta_ended_;
   cta_ended_ = false;
   if (resident_ctas_ != 0) {
@@ -501,7 +502,7 @@ void Sm::warp_exited(uint32_t ws, uint64_t now) {
   maybe_retire_ = true;
 }
 
-void Sm::retire_ctas() {
+void Sm::retire_ctas(uint64_t now) {
   maybe_retire_ = false;
   for (CtaSlot& c : ctas_) {
     if (!c.cta || c.live_warps != 0) continue;
@@ -515,6 +516,7 @@ void Sm::retire_ctas() {
     if (!drained) continue;
     for (uint32_t i = 0; i < c.cta->warps().size(); ++i) warps_[c.first_warp + i].warp = nullptr;
     if (ctx_->program->offload_marks) offload_ += c.cta->offload_counts();
+    cta_work_.push_back({c.cta->warp_instructions(), now + 1 - c.start});
     // The cluster's other CTAs may run on: this one's shared memory is gone.
     c.cta->cluster().ctas[c.cta->cluster_rank()] = nullptr;
     c.cta.reset();

@@ -94,6 +94,14 @@ class Sm : private WarpViews {
   // What the CTAs retired since the last call executed of tagged offload
   // chains (functional/offload_counts.h); starts counting afresh.
   functional::OffloadCounts take_offload_counts() { return std::exchange(offload_, {}); }
+  // Each CTA of the kernel that ended here, in the order they ended: its
+  // warp instructions and the cycles from its launch to its end (what
+  // scale-model sampling extrapolates from).
+  struct CtaWork {
+    uint64_t warp_instructions = 0;
+    uint64_t cycles = 0;
+  };
+  const std::vector<CtaWork>& cta_work() const { return cta_work_; }
 
   // Sampled simulation: hands every resident CTA (linear id, CTA) to whoever
   // finishes it in the functional executor, after completing the bulk-copy
@@ -177,6 +185,7 @@ class Sm : private WarpViews {
     uint32_t first_warp = 0;  // warp slots first_warp .. first_warp + warps_per_cta - 1
     uint32_t live_warps = 0;
     uint64_t linear = 0;
+    uint64_t start = 0;  // the cycle it was launched at
   };
   // A memory instruction in flight: its destination registers wait for
   // `remaining` requests.
@@ -221,7 +230,7 @@ class Sm : private WarpViews {
   bool hazard(WarpSlot& w, const functional::DecodedInst& inst, uint64_t now);
   void add_pending(WarpSlot& w, uint32_t reg, uint64_t ready, uint32_t load);
   void warp_exited(uint32_t slot, uint64_t now);
-  void retire_ctas();
+  void retire_ctas(uint64_t now);
 
   // LD/ST unit (sm_memory.cpp)
   void issue_memory(uint32_t slot, const functional::DecodedInst& inst, uint64_t now);
@@ -292,6 +301,7 @@ class Sm : private WarpViews {
   std::vector<uint32_t> filled_;  // scratch: tokens from cache fills
   bool cta_ended_ = false;
   functional::OffloadCounts offload_;  // of the CTAs retired
+  std::vector<CtaWork> cta_work_;      // cta_work()
   functional::PrintedRecords printed_;
   bool maybe_retire_ = false;  // a warp exited or a memory operation ended
   bool fetched_ = false;
