@@ -10,6 +10,7 @@
 
 #include "common/invariant.h"
 #include "common/signal_name.h"
+#include "timing/confidence.h"
 #include "timing/memory/fixed_latency_memory.h"
 #include "timing/memory/memory_system.h"
 
@@ -107,7 +108,12 @@ Gpu::Gpu(const SimConfig& config, Mechanisms mechanisms) : Gpu(config, std::move
 }
 
 Gpu::Gpu(const SimConfig& config, Mechanisms mechanisms, ScaleModel scale)
-    : config_(config), mechanisms_(std::move(mechanisms)), stride_(scale.stride) {
+    : config_(config),
+      mechanisms_(std::move(mechanisms)),
+      stride_(scale.stride),
+      // The full GPU picks the launches to estimate; its scale model runs
+      // what it is given.
+      launch_sampler_(scale.stride > 1 ? 0 : config.timing.gpu.sample_launches, config.timing.gpu.sample_tolerance) {
   WARPSIM_INVARIANT(config_.gpu.num_sms % config_.timing.gpu.sms_per_cluster == 0,
                     "clusters tile the SMs (validated config)");
   build();
@@ -160,6 +166,36 @@ const std::vector<InstructionClass>& Gpu::units_of(const functional::Program& pr
 }
 
 LaunchRun Gpu::launch(functional::LaunchContext& ctx, const functional::ExecutorOptions& options, Dim3 cluster) {
+  if (cluster.count() <= 1 && !ctx.config.cooperative && launch_sampler_.estimate(ctx))
+    return run_estimated(ctx, options);
+  LaunchRun r = simulate(ctx, options, cluster);
+  if (!r.outcome.fault && !r.activity.fallback())
+    launch_sampler_.simulated(ctx, r.activity.sm.warp_instructions, r.activity.cycles);
+  return r;
+}
+
+LaunchRun Gpu::run_estimated(functional::LaunchContext& ctx, const functional::ExecutorOptions& options) {
+  LaunchRun r;
+  r.outcome = functional::run_grid(ctx, options, {1, 1, 1});
+  GridOutcome& out = r.outcome;
+  const LaunchSampler::Estimate e = launch_sampler_.cycles(ctx, out.warp_instructions);
+  out.cycles = e.cycles;
+  LaunchActivity& a = r.activity;
+  a.cycles = e.cycles;
+  a.sampled_launches = 1;
+  a.cycles_ci95 = e.ci95;
+  a.unsimulated_warp_instructions = out.warp_instructions;
+  a.sm.ctas = out.ctas;
+  a.sm.warp_instructions = out.warp_instructions;
+  a.sm.thread_instructions = out.thread_instructions;
+  a.index = launches_++;
+  total_cycles_ += e.cycles;
+  clock_ += e.cycles;  // the memory is idle between launches: time jumps
+  last_ = a;
+  return r;
+}
+
+LaunchRun Gpu::simulate(functional::LaunchContext& ctx, const functional::ExecutorOptions& options, Dim3 cluster) {
   // A cluster that no GPC can hold at once cannot be co-scheduled: estimate.
   if (cluster.count() > 1 && cluster.count() > uint64_t{gpc_size()} * ctas_per_sm(ctx))
     return run_fallback(ctx, options, cluster);
@@ -299,15 +335,6 @@ void Gpu::begin(Launch& l) {
     l.window_start = l.start;
     l.next_window = l.start + (g.sample_warmup != 0 ? g.sample_warmup : g.sample_window);
   }
-}
-
-// Student's t at 97.5% for `df` degrees of freedom (a two-sided 95% interval).
-static double student_t975(uint32_t df) {
-  static constexpr double kT[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-                                  2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-                                  2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
-  if (df == 0) return kT[0];
-  return df <= 30 ? kT[df - 1] : (df <= 60 ? 2.000 : 1.980);
 }
 
 bool Gpu::steady(Launch& l, uint64_t now) {

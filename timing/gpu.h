@@ -45,6 +45,10 @@
 // (KernelInfo::cta_interaction: atomics on shared addresses, flags),
 // cluster and cooperative launches run on the full GPU (this one), whose
 // memory keeps its own contents.
+//
+// Launch-level sampling (timing.sample_launches; launch_sampler.h) decides
+// first: an estimated launch runs in the functional executor, the others as
+// above.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -57,6 +61,7 @@
 #include "timing/cta/cta_scheduler.h"
 #include "timing/cycle_workers.h"
 #include "timing/launch_activity.h"
+#include "timing/launch_sampler.h"
 #include "timing/mechanisms.h"
 #include "timing/memory/lower_memory.h"
 #include "timing/memory/memory_system.h"
@@ -107,6 +112,11 @@ class Gpu {
  private:
   // The steps of one launch.
   struct Launch;
+  LaunchRun simulate(functional::LaunchContext& ctx, const functional::ExecutorOptions& options,
+                     functional::Dim3 cluster);
+  // Launch-level sampling: a launch run in the functional executor, its
+  // cycles estimated from its shape's simulated launches.
+  LaunchRun run_estimated(functional::LaunchContext& ctx, const functional::ExecutorOptions& options);
   // The scale model of a Gpu (timing.sample_ctas): runs about 1 in
   // `stride` CTAs of its launches (scale_sample); 1: a GPU that runs them all.
   struct ScaleModel {
@@ -160,6 +170,7 @@ class Gpu {
   Mechanisms mechanisms_;
   uint32_t stride_ = 1;                // on a scale model: every stride_-th CTA runs here
   std::unique_ptr<Gpu> scale_model_;  // timing.sample_ctas > 1: where sampled launches run
+  LaunchSampler launch_sampler_;      // timing.sample_launches
   std::unique_ptr<LowerMemory> memory_;
   MemorySystem* memory_system_ = nullptr;  // memory_ when it is the memory-system model
   std::vector<std::unique_ptr<Sm>> sms_;

@@ -98,15 +98,22 @@ const config::Table<GpuTimingConfig>& gpu_timing_config_table() {
               "blocks agree")
         .range(2, 64);
     t.real("sample_tolerance", &G::sample_tolerance, "",
-           "sampled simulation: the largest difference of the two blocks' IPCs, as a fraction of their mean")
+           "sampled simulation: the largest difference of the two blocks' IPCs (timing.sample), or of the "
+           "last two simulated launches' (timing.sample_launches), as a fraction of their mean")
         .range(0.0001, 1.0);
     t.integer("sample_warmup", &G::sample_warmup, "cycles",
               "sampled simulation: cycles at a launch's start that never count as a window (cold caches)");
     t.integer("sample_ctas", &G::sample_ctas, "CTAs",
-              "scale-model sampling: every N-th CTA of a launch runs in timing mode on a GPU of 1/N the SMs "
+              "scale-model sampling: about 1 in N CTAs of a launch run in timing mode on a GPU of 1/N the SMs "
               "and memory partitions, the rest in the functional executor (warpsim run --sample-ctas N); "
               "gpu.num_sms must be a multiple of N; 1: off")
         .range(1, 64);
+    t.integer("sample_launches", &G::sample_launches, "launches",
+              "launch-level sampling: once the last two simulated launches of a shape (kernel, grid, block) "
+              "ran at IPCs within sample_tolerance, run the next ones in the functional executor at that IPC, "
+              "1, 2, 4, ... up to this many in a row between simulated ones (warpsim run --sample-launches K); "
+              "0: off")
+        .range(0, 1u << 20);
     return t;
   }();
   return table;

@@ -40,6 +40,9 @@ struct GpuTimingConfig {
   // CTAs in timing mode on a GPU of 1/sample_ctas the SMs and partitions;
   // 1: off.
   uint32_t sample_ctas = 1;
+  // Launch-level sampling (launch_sampler.h): at most this many launches of
+  // a repeated shape in a row are estimated between simulated ones; 0: off.
+  uint32_t sample_launches = 0;
   CtaSchedulerConfig cta_scheduler() const {
     return {cta_policy, cta_block_size, cta_block_partial_tail, cta_issue_per_cluster};
   }

@@ -55,6 +55,7 @@ struct RunOptions {
   std::string memcheck;  // empty: the configuration's functional.memcheck
   bool sample = false;  // sampled timing simulation (timing.sample)
   std::optional<uint32_t> sample_ctas;  // scale-model sampling (timing.sample_ctas)
+  std::optional<uint32_t> sample_launches;  // launch-level sampling (timing.sample_launches)
   std::optional<uint32_t> threads;  // host threads (functional mode); unset: the configuration's
   std::string stats;
   std::string power_trace;
@@ -252,6 +253,14 @@ int run(RunOptions opt) {
     }
     opt.overrides.insert(opt.overrides.begin(), fmt::format("timing.sample_ctas={}", *opt.sample_ctas));
   }
+  if (opt.sample_launches) {
+    if (opt.mode != "timing") {
+      fmt::print(stderr,
+                 "warpsim run: --sample-launches needs --mode timing (it samples the cycle-level simulation)\n");
+      return 2;
+    }
+    opt.overrides.insert(opt.overrides.begin(), fmt::format("timing.sample_launches={}", *opt.sample_launches));
+  }
   // From here on a signal is recorded, not fatal: warpsim stops the program
   // and removes its temporary files before it exits.
   catch_interrupts();
@@ -435,6 +444,11 @@ void register_run_command(CLI::App& app) {
                       "cycle by cycle on a GPU of 1/N the SMs and memory partitions, the rest in the functional "
                       "executor; N must divide the SM count")
       ->check(whole_number(2, 64));
+  run_cmd->add_option("--sample-launches", opt->sample_launches,
+                      "Timing mode: launch-level sampling (timing.sample_launches): once two simulated launches "
+                      "of a kernel with the same grid ran at the same IPC, run the next ones (1, 2, 4, ... up to "
+                      "K in a row) in the functional executor and estimate their cycles at that IPC")
+      ->check(whole_number(1, 1u << 20));
   run_cmd->add_option("--stats", opt->stats, "Write the run's statistics as JSON to this file");
   run_cmd->add_option("--power-trace", opt->power_trace,
                       "Timing mode: write power over time as CSV to this file (one row per "
