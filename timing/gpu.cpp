@@ -175,24 +175,34 @@ LaunchRun Gpu::launch(functional::LaunchContext& ctx, const functional::Executor
 }
 
 LaunchRun Gpu::run_estimated(functional::LaunchContext& ctx, const functional::ExecutorOptions& options) {
-  LaunchRun r;
-  r.outcome = functional::run_grid(ctx, options, {1, 1, 1});
-  GridOutcome& out = r.outcome;
-  const LaunchSampler::Estimate e = launch_sampler_.cycles(ctx, out.warp_instructions);
-  out.cycles = e.cycles;
+  LaunchRun r = run_functionally(ctx, options, {1, 1, 1});
+  const LaunchSampler::Estimate e = launch_sampler_.cycles(ctx, r.outcome.warp_instructions);
   LaunchActivity& a = r.activity;
-  a.cycles = e.cycles;
   a.sampled_launches = 1;
   a.cycles_ci95 = e.ci95;
-  a.unsimulated_warp_instructions = out.warp_instructions;
-  a.sm.ctas = out.ctas;
-  a.sm.warp_instructions = out.warp_instructions;
-  a.sm.thread_instructions = out.thread_instructions;
-  a.index = launches_++;
-  total_cycles_ += e.cycles;
+  a.unsimulated_warp_instructions = r.outcome.warp_instructions;
   clock_ += e.cycles;  // the memory is idle between launches: time jumps
-  last_ = a;
+  return count_functional(r, e.cycles);
+}
+
+LaunchRun Gpu::run_functionally(functional::LaunchContext& ctx, const functional::ExecutorOptions& options,
+                                Dim3 cluster) {
+  LaunchRun r;
+  r.outcome = functional::run_grid(ctx, options, cluster);
+  LaunchActivity& a = r.activity;
+  a.sm.ctas = r.outcome.ctas;
+  a.sm.warp_instructions = r.outcome.warp_instructions;
+  a.sm.thread_instructions = r.outcome.thread_instructions;
   return r;
+}
+
+LaunchRun Gpu::count_functional(LaunchRun& r, uint64_t cycles) {
+  r.outcome.cycles = cycles;
+  r.activity.cycles = cycles;
+  r.activity.index = launches_++;
+  total_cycles_ += cycles;
+  last_ = r.activity;
+  return std::move(r);
 }
 
 LaunchRun Gpu::simulate(functional::LaunchContext& ctx, const functional::ExecutorOptions& options, Dim3 cluster) {
@@ -467,6 +477,13 @@ void Gpu::finish_sampled(Launch& l, uint64_t stop) {
   total_cycles_ += cycles;
 
   out.cycles = std::max<uint64_t>(cycles, 1);
+  take_functional_part(l, std::move(rest));
+  if (l.options.monitor) l.options.monitor->cycles.store(cycles, std::memory_order_relaxed);
+  if (out.fault) build();
+}
+
+void Gpu::take_functional_part(Launch& l, GridOutcome rest) {
+  GridOutcome& out = l.out;
   out.ctas = l.activity.sm.ctas;
   out.warp_instructions = l.activity.sm.warp_instructions;
   out.thread_instructions = l.activity.sm.thread_instructions;
@@ -479,9 +496,7 @@ void Gpu::finish_sampled(Launch& l, uint64_t stop) {
   if (functional::LaunchMonitor* m = l.options.monitor) {
     m->ctas_done.store(out.ctas, std::memory_order_relaxed);
     m->thread_instructions.store(out.thread_instructions, std::memory_order_relaxed);
-    m->cycles.store(cycles, std::memory_order_relaxed);
   }
-  if (out.fault) build();
 }
 
 uint64_t Gpu::drain_memory(uint64_t now) {
@@ -881,41 +896,16 @@ void Gpu::finish_scale_sampled(Launch& l) {
   a.sm.warp_instructions += tail.warp_instructions;
   a.sm.thread_instructions += tail.thread_instructions;
   a.sm.ctas += tail.ctas;
-
-  GridOutcome& out = l.out;
-  out.ctas = a.sm.ctas;
-  out.warp_instructions = a.sm.warp_instructions;
-  out.thread_instructions = a.sm.thread_instructions;
-  out.offload += tail.offload;
-  if (tail.fault) {
-    out.fault = std::move(tail.fault);
-    out.fault_cta = tail.fault_cta;
-    out.fault_warp = tail.fault_warp;
-  }
-  if (functional::LaunchMonitor* m = l.options.monitor) {
-    m->ctas_done.store(out.ctas, std::memory_order_relaxed);
-    m->thread_instructions.store(out.thread_instructions, std::memory_order_relaxed);
-  }
+  take_functional_part(l, std::move(tail));
 }
 
 LaunchRun Gpu::run_fallback(functional::LaunchContext& ctx, const functional::ExecutorOptions& options,
                             Dim3 cluster) {
-  LaunchRun r;
-  r.outcome = functional::run_grid(ctx, options, cluster);
-  GridOutcome& out = r.outcome;
+  LaunchRun r = run_functionally(ctx, options, cluster);
   // An idealised machine: every scheduler of every SM issues each cycle.
   const uint64_t issue = uint64_t{config_.gpu.num_sms} * config_.timing.sm.schedulers;
-  out.cycles = std::max<uint64_t>(1, (out.warp_instructions + issue - 1) / issue);
-  LaunchActivity& a = r.activity;
-  a.fallback_launches = 1;
-  a.cycles = out.cycles;
-  a.sm.ctas = out.ctas;
-  a.sm.warp_instructions = out.warp_instructions;
-  a.sm.thread_instructions = out.thread_instructions;
-  a.index = launches_++;
-  total_cycles_ += out.cycles;
-  last_ = a;
-  return r;
+  r.activity.fallback_launches = 1;
+  return count_functional(r, std::max<uint64_t>(1, (r.outcome.warp_instructions + issue - 1) / issue));
 }
 
 }  // namespace warpsim::timing

@@ -129,6 +129,10 @@ class Gpu {
   // On the scale model, after the simulated CTAs ended: the others run in
   // the functional executor, and the activity counts them.
   void finish_scale_sampled(Launch& l);
+  // Both: the launch's outcome takes its counts from l.activity (which
+  // already holds the functional part's) and the functional part's offload
+  // counts and fault.
+  void take_functional_part(Launch& l, functional::GridOutcome rest);
 
   void begin(Launch& l);
   bool place_ctas(Launch& l, uint64_t now);
@@ -158,6 +162,12 @@ class Gpu {
   bool report_progress(const Launch& l, uint64_t now) const;
   LaunchRun run_fallback(functional::LaunchContext& ctx, const functional::ExecutorOptions& options,
                          functional::Dim3 cluster);
+  // A launch in the functional executor (fallback, estimated): its outcome
+  // and instruction and CTA counts; then its `cycles` counted as the last
+  // launch's.
+  LaunchRun run_functionally(functional::LaunchContext& ctx, const functional::ExecutorOptions& options,
+                             functional::Dim3 cluster);
+  LaunchRun count_functional(LaunchRun& r, uint64_t cycles);
   void build();  // fresh SMs and memory
   std::vector<SmActivity> sm_snapshot() const;
   // The launch's counters from its start to `now`.

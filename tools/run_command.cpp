@@ -239,27 +239,19 @@ int run(RunOptions opt) {
                          fmt::format("{}.threads={}", opt.mode == "functional" ? "functional" : "timing",
                                      *opt.threads));  // a --set of the same key still wins
   }
-  if (opt.sample) {
+  // The sampling options set their configuration keys first, so a --set of
+  // the same key still wins; they sample the cycle-level simulation only.
+  std::vector<std::pair<const char*, std::string>> sampling;
+  if (opt.sample) sampling.emplace_back("--sample", "timing.sample=true");
+  if (opt.sample_ctas) sampling.emplace_back("--sample-ctas", fmt::format("timing.sample_ctas={}", *opt.sample_ctas));
+  if (opt.sample_launches)
+    sampling.emplace_back("--sample-launches", fmt::format("timing.sample_launches={}", *opt.sample_launches));
+  for (const auto& [flag, assignment] : sampling) {
     if (opt.mode != "timing") {
-      fmt::print(stderr, "warpsim run: --sample needs --mode timing (it samples the cycle-level simulation)\n");
+      fmt::print(stderr, "warpsim run: {} needs --mode timing (it samples the cycle-level simulation)\n", flag);
       return 2;
     }
-    opt.overrides.insert(opt.overrides.begin(), "timing.sample=true");  // a --set may still tune or undo it
-  }
-  if (opt.sample_ctas) {
-    if (opt.mode != "timing") {
-      fmt::print(stderr, "warpsim run: --sample-ctas needs --mode timing (it samples the cycle-level simulation)\n");
-      return 2;
-    }
-    opt.overrides.insert(opt.overrides.begin(), fmt::format("timing.sample_ctas={}", *opt.sample_ctas));
-  }
-  if (opt.sample_launches) {
-    if (opt.mode != "timing") {
-      fmt::print(stderr,
-                 "warpsim run: --sample-launches needs --mode timing (it samples the cycle-level simulation)\n");
-      return 2;
-    }
-    opt.overrides.insert(opt.overrides.begin(), fmt::format("timing.sample_launches={}", *opt.sample_launches));
+    opt.overrides.insert(opt.overrides.begin(), assignment);
   }
   // From here on a signal is recorded, not fatal: warpsim stops the program
   // and removes its temporary files before it exits.
@@ -440,7 +432,7 @@ void register_run_command(CLI::App& app) {
                     "steady, finishes in the functional executor, and its cycles are extrapolated with a "
                     "95% confidence interval (timing.sampled_cycles_ci95); tune with --set timing.sample_*");
   run_cmd->add_option("--sample-ctas", opt->sample_ctas,
-                      "Timing mode: scale-model sampling (timing.sample_ctas): every N-th CTA of a launch runs "
+                      "Timing mode: scale-model sampling (timing.sample_ctas): about 1 in N CTAs of a launch run "
                       "cycle by cycle on a GPU of 1/N the SMs and memory partitions, the rest in the functional "
                       "executor; N must divide the SM count")
       ->check(whole_number(2, 64));
