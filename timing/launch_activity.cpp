@@ -15,9 +15,9 @@ const stats::StatTable<LaunchActivity>& launch_stats_table() {
               "launches with thread-block clusters larger than a GPC can hold at once, which ran in the "
               "functional executor (cycles estimated from their instruction count)");
     t.counter("sampled_launches", &L::sampled_launches, "launches",
-              "launches simulated in part (timing.sample, timing.sample_ctas): their cycles are extrapolated, "
-              "and every other "
-              "timing statistic but the instruction and CTA counts covers only their simulated part");
+              "launches simulated in part (timing.sample, timing.sample_ctas) or not at all "
+              "(timing.sample_launches): their cycles are extrapolated or estimated, and every other timing "
+              "statistic but the instruction and CTA counts covers only their simulated part");
     t.counter("simulated_cycles", &L::simulated_cycles, "cycles",
               "core cycles simulated cycle by cycle (cycles less the extrapolated and estimated ones)");
     t.counter("simulated_ctas", &L::simulated_ctas, "CTAs",
@@ -25,7 +25,8 @@ const stats::StatTable<LaunchActivity>& launch_stats_table() {
               "functional executor)");
     t.counter("sampled_cycles_ci95", &L::cycles_ci95, "cycles",
               "sampled launches: the sum of their cycles' 95% confidence half-widths (timing.sample: the "
-              "IPC's noise; timing.sample_ctas: the spread of the simulated CTAs' work)");
+              "IPC's noise; timing.sample_ctas: the spread of the simulated CTAs' work; "
+              "timing.sample_launches: the spread of the shape's simulated IPCs)");
     t.counter("unsimulated_warp_instructions", &L::unsimulated_warp_instructions, "instructions",
               "sampled launches: warp instructions run in the functional executor, timed by extrapolation");
     t.formula("launch_cycles", "cycles", "core cycles from the launch to its last CTA's end",
