@@ -36,8 +36,8 @@
 // 1 in N of its CTAs (scale_sample) cycle by cycle on a second Gpu with 1/N
 // of the SMs and memory partitions (scale_model() in sim_config.h), so each
 // SM sees about the memory bandwidth, L2 slices and waves of CTAs it would
-// on the full GPU; the other CTAs then run in the
-// functional executor. The launch's cycles are the scale model's, with a 95%
+// on the full GPU; the other CTAs then run in the functional executor.
+// The launch's cycles are the scale model's, with a 95%
 // confidence interval from the spread of the simulated CTAs' work (as a
 // sample of the grid's); a launch the full GPU would hold in one wave lasts
 // at least as long as the longest CTA's instructions take at the pace of the
@@ -178,7 +178,7 @@ class Gpu {
 
   SimConfig config_;
   Mechanisms mechanisms_;
-  uint32_t stride_ = 1;                // on a scale model: every stride_-th CTA runs here
+  uint32_t stride_ = 1;                // on a scale model: about 1 in stride_ CTAs run here
   std::unique_ptr<Gpu> scale_model_;  // timing.sample_ctas > 1: where sampled launches run
   LaunchSampler launch_sampler_;      // timing.sample_launches
   std::unique_ptr<LowerMemory> memory_;
