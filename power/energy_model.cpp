@@ -15,12 +15,20 @@ namespace {
 constexpr double kPico = 1e-12, kFemto = 1e-15, kMilli = 1e-3;
 constexpr std::string_view kSubnets[] = {"icnt.request", "icnt.reply"};
 
+// The counters that count every launch whole under sampled simulation (the
+// time and the instructions); the others count only the simulated part.
+bool covers_whole_run(std::string_view name) {
+  return name == "gpu_tot_sim_cycle" || name == "timing.thread_instructions" ||
+         name == "timing.warp_instructions" || name == "timing.unsimulated_warp_instructions";
+}
+
 // What a component's function sees.
 struct Inputs {
   const PowerConfig& c;
   const Machine& m;
   const Activity& a;
   double seconds;
+  double sampled_scale;  // EnergyReport::sampled_scale
   // Sum of `counter` over the two subnets ("buffer_writes").
   double subnets(std::string_view counter) const {
     double sum = 0;
@@ -33,7 +41,7 @@ struct Inputs {
     const auto names = input_names();
     WARPSIM_INVARIANT(std::find(names.begin(), names.end(), name) != names.end(),
                       "the energy model reads a counter missing from input_names()");
-    return static_cast<double>(a[name]);
+    return static_cast<double>(a[name]) * (covers_whole_run(name) ? 1.0 : sampled_scale);
   }
   double dram_seconds(double cycles) const { return cycles / (m.dram_clock_mhz * 1e6); }
   // DRAM power of one channel at `current_mA` (all its devices).
@@ -236,7 +244,7 @@ constexpr std::string_view kInputNames[] = {
     "timing.constant.read_accesses", "timing.constant.write_accesses", "timing.constant.read_misses",
     "timing.l2.read_accesses", "timing.l2.write_accesses", "timing.l2.read_misses", "timing.l2.atomics",
     "total_dram_reads", "total_dram_writes", "timing.dram.activates", "timing.dram.read_bytes",
-    "timing.dram.write_bytes", "timing.dram.open_row_cycles",
+    "timing.dram.write_bytes", "timing.dram.open_row_cycles", "timing.unsimulated_warp_instructions",
     // The network's, per subnet.
     "icnt.request.buffer_writes", "icnt.request.buffer_reads", "icnt.request.switch_allocations",
     "icnt.request.vc_allocations", "icnt.request.switch_traversals", "icnt.request.link_flit_um",
@@ -257,7 +265,14 @@ EnergyReport estimate(const PowerConfig& config, const Machine& machine, const A
   r.cycles = activity["gpu_tot_sim_cycle"];
   r.seconds = machine.core_clock_mhz > 0 ? r.cycles / (machine.core_clock_mhz * 1e6) : 0.0;
   r.thread_instructions = activity["timing.thread_instructions"];
-  const Inputs in{config, machine, activity, r.seconds};
+  // Sampled simulation ran some instructions in the functional executor,
+  // where no cache, network or DRAM event is counted: those events are
+  // priced at the simulated part's count per warp instruction. A stretch
+  // with no simulated instruction has nothing to scale from.
+  const double warp = static_cast<double>(activity["timing.warp_instructions"]);
+  const double unsimulated = static_cast<double>(activity["timing.unsimulated_warp_instructions"]);
+  r.sampled_scale = unsimulated > 0 && warp > unsimulated ? warp / (warp - unsimulated) : 1.0;
+  const Inputs in{config, machine, activity, r.seconds, r.sampled_scale};
   r.components.reserve(std::size(kRows));
   for (const Row& row : kRows) {
     const double j = row.joules(in);
@@ -279,6 +294,7 @@ void EnergyReport::publish(StatsRegistry& stats, std::string_view prefix) const 
   stats.set(p + ".edp_Js", edp());
   stats.set(p + ".ed2p_Js2", ed2p());
   stats.set(p + ".instructions_per_joule", instructions_per_joule());
+  stats.set(p + ".sampled_scale", sampled_scale);
   for (size_t g = 0; g < kGroups; ++g) {
     stats.set(fmt::format("{}.group.{}.energy_J", p, kGroupNames[g]), group_joules[g]);
     stats.set(fmt::format("{}.group.{}.average_power_W", p, kGroupNames[g]), group_watts(static_cast<Group>(g)));

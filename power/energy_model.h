@@ -52,6 +52,10 @@ struct EnergyReport {
   std::vector<ComponentEnergy> components;  // in the table's order
   std::array<double, kGroups> group_joules{};
   double dynamic_joules = 0, static_joules = 0, total_joules = 0;
+  // Sampled simulation: the factor the counters of the simulated part were
+  // scaled by to stand for every instruction (warp instructions over the
+  // simulated ones); 1 for a run simulated whole.
+  double sampled_scale = 1.0;
 
   double average_watts() const { return seconds > 0 ? total_joules / seconds : 0.0; }
   double edp() const { return total_joules * seconds; }               // J*s

@@ -818,6 +818,39 @@ std::vector<uint64_t> scale_sample(uint64_t grid, uint64_t stride) {
   return ctas;
 }
 
+uint64_t cta_lifetime(std::span<const Sm::CtaWork> simulated, uint64_t warp_instructions) {
+  // A line through the simulated CTAs' (instructions, lifetime), least
+  // squares: a CTA's lifetime grows less than in proportion to its work
+  // where more work hides more latency (scaling in proportion through the
+  // heaviest CTA made ispass/ray's one-wave launch 24% too long). With fewer
+  // than 3 CTAs, or a line that does not rise with the work, the heaviest
+  // CTA's cycles per instruction. Never shorter than the heaviest CTA.
+  const Sm::CtaWork* heaviest = nullptr;
+  double n = 0, mean_x = 0, mean_y = 0;
+  for (const Sm::CtaWork& w : simulated) {
+    if (!heaviest || w.warp_instructions > heaviest->warp_instructions) heaviest = &w;
+    n += 1;
+    mean_x += static_cast<double>(w.warp_instructions);
+    mean_y += static_cast<double>(w.cycles);
+  }
+  if (!heaviest || heaviest->warp_instructions == 0) return 0;
+  const double x = static_cast<double>(warp_instructions);
+  double lifetime =
+      static_cast<double>(heaviest->cycles) * x / static_cast<double>(heaviest->warp_instructions);
+  if (n >= 3) {
+    mean_x /= n;
+    mean_y /= n;
+    double sxy = 0, sxx = 0;
+    for (const Sm::CtaWork& w : simulated) {
+      const double dx = static_cast<double>(w.warp_instructions) - mean_x;
+      sxy += dx * (static_cast<double>(w.cycles) - mean_y);
+      sxx += dx * dx;
+    }
+    if (sxx > 0 && sxy > 0) lifetime = mean_y + sxy / sxx * (x - mean_x);
+  }
+  return static_cast<uint64_t>(std::llround(std::max(lifetime, static_cast<double>(heaviest->cycles))));
+}
+
 bool Gpu::scale_sampled(const functional::LaunchContext& ctx, Dim3 cluster) const {
   // The CTAs must end whichever of them run, in whatever order: no cluster
   // or grid synchronisation, no CTA waiting for another's flag. Nor may they
@@ -857,28 +890,24 @@ void Gpu::finish_scale_sampled(Launch& l) {
   // work, and the simulated CTAs are a sample of n of the grid's G CTAs
   // (Student's t on their warp instructions, with the finite-population
   // correction sqrt(1 - n / G)).
+  std::vector<Sm::CtaWork> simulated;
+  for (const auto& sm : sms_) simulated.insert(simulated.end(), sm->cta_work().begin(), sm->cta_work().end());
   double n = 0, sum = 0, sum_sq = 0;
-  Sm::CtaWork heaviest;  // the simulated CTA that ran the most warp instructions
-  for (const auto& sm : sms_)
-    for (const Sm::CtaWork& w : sm->cta_work()) {
-      const double x = static_cast<double>(w.warp_instructions);
-      n += 1;
-      sum += x;
-      sum_sq += x * x;
-      if (w.warp_instructions > heaviest.warp_instructions) heaviest = w;
-    }
+  uint64_t heaviest = 0;  // warp instructions of the simulated CTA that ran the most
+  for (const Sm::CtaWork& w : simulated) {
+    const double x = static_cast<double>(w.warp_instructions);
+    n += 1;
+    sum += x;
+    sum_sq += x * x;
+    heaviest = std::max(heaviest, w.warp_instructions);
+  }
   LaunchActivity& a = l.activity;
   // A launch the full GPU holds in one wave lasts at least as long as its
   // longest CTA, which the sample may have missed: a CTA left to the
-  // functional executor that ran more instructions than every simulated one
-  // takes as long as the heaviest simulated CTA did per instruction.
+  // functional executor that ran more instructions than every simulated one.
   const uint64_t full_wave = uint64_t{l.stride} * sms_.size() * a.ctas_per_sm;
-  if (grid <= full_wave && heaviest.warp_instructions > 0 &&
-      tail.max_cta_warp_instructions > heaviest.warp_instructions) {
-    const double longest = static_cast<double>(heaviest.cycles) *
-                           static_cast<double>(tail.max_cta_warp_instructions) /
-                           static_cast<double>(heaviest.warp_instructions);
-    const uint64_t cycles = std::max(a.cycles, static_cast<uint64_t>(std::llround(longest)));
+  if (grid <= full_wave && heaviest > 0 && tail.max_cta_warp_instructions > heaviest) {
+    const uint64_t cycles = std::max(a.cycles, cta_lifetime(simulated, tail.max_cta_warp_instructions));
     total_cycles_ += cycles - a.cycles;
     clock_ += cycles - a.cycles;
     a.cycles = cycles;

@@ -52,6 +52,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "functional/device.h"
@@ -222,6 +223,11 @@ class Gpu {
 // out of every `stride` groups (gpu.cpp says how groups are sized and
 // picked), about 1 in `stride` CTAs in all.
 std::vector<uint64_t> scale_sample(uint64_t grid, uint64_t stride);
+
+// Scale-model sampling: the cycles a CTA of `warp_instructions` would live,
+// from the lifetimes of the simulated CTAs of the same launch (a line fitted
+// through them; gpu.cpp says when it falls back); 0 when none ran.
+uint64_t cta_lifetime(std::span<const Sm::CtaWork> simulated, uint64_t warp_instructions);
 
 // The SM resources of the [gpu] section (no carveout).
 functional::SmResources sm_resources(const GpuConfig& gpu);

@@ -110,6 +110,46 @@ TEST(EnergyModel, DynamicEnergyIsCountTimesCoefficientPerComponent) {
   EXPECT_NEAR(r.total_joules, groups, 1e-15 * groups);
 }
 
+TEST(EnergyModel, SampledRunsPriceTheUnsimulatedInstructionsAtTheSimulatedPartsEvents) {
+  const PowerConfig c;
+  const Machine m = machine();
+  Activity whole;
+  whole.set("gpu_tot_sim_cycle", 100'000);
+  whole.set("timing.thread_instructions", 3200);
+  whole.set("timing.warp_instructions", 100);
+  whole.set("timing.lane_ops.int", 2000);
+  whole.set("timing.l2.read_accesses", 40);
+  whole.set("timing.dram.read_bytes", 4096);
+  whole.set("timing.active_cycles", 50'000);
+  // The same run with three quarters of its instructions in the functional
+  // executor: a quarter of the events were counted.
+  Activity part = whole;
+  part.set("timing.unsimulated_warp_instructions", 75);
+  part.set("timing.lane_ops.int", 500);
+  part.set("timing.l2.read_accesses", 10);
+  part.set("timing.dram.read_bytes", 1024);
+  part.set("timing.active_cycles", 12'500);
+  for (const bool gating : {false, true}) {
+    PowerConfig g = c;
+    g.power_gating = gating;
+    const EnergyReport full = estimate(g, m, whole), sampled = estimate(g, m, part);
+    EXPECT_DOUBLE_EQ(full.sampled_scale, 1.0);
+    EXPECT_DOUBLE_EQ(sampled.sampled_scale, 4.0);
+    for (const ComponentEnergy& e : full.components)
+      EXPECT_NEAR(component(sampled, e.name), e.joules, 1e-12 * e.joules) << e.name;
+    EXPECT_NEAR(sampled.total_joules, full.total_joules, 1e-12 * full.total_joules);
+  }
+  // Issue energy counts every instruction already; time is not scaled.
+  EXPECT_DOUBLE_EQ(component(estimate(c, m, part), "sm.issue"), 100 * c.issue_pJ * 1e-12);
+  // A stretch with nothing simulated has no events to scale.
+  Activity none = part;
+  none.set("timing.unsimulated_warp_instructions", 100);
+  EXPECT_DOUBLE_EQ(estimate(c, m, none).sampled_scale, 1.0);
+  StatsRegistry stats;
+  estimate(c, m, part).publish(stats);
+  EXPECT_DOUBLE_EQ(stats.to_json()["power"]["sampled_scale"].get<double>(), 4.0);
+}
+
 TEST(EnergyModel, DoublingDramTrafficDoublesDramDynamicEnergy) {
   const PowerConfig c;
   const Machine m = machine();

@@ -205,5 +205,27 @@ TEST(ScaleModel, CooperativeLaunchesRunOnTheFullGpu) {
   EXPECT_EQ(t.gpu->last().simulated_ctas, ctas);
 }
 
+TEST(ScaleModel, TheLongestCtaLivesWhatTheSimulatedCtasLifetimesGiveForItsWork) {
+  // Lifetimes on a line, 1000 cycles + 2 per instruction: the fit finds it,
+  // where scaling the heaviest CTA in proportion (3000 cycles for 1000
+  // instructions, 6000 for 2000) would not.
+  const std::vector<Sm::CtaWork> line{{200, 1400}, {500, 2000}, {1000, 3000}, {800, 2600}};
+  EXPECT_EQ(cta_lifetime(line, 2000), 5000u);
+  // Noise about the line: within a few cycles of it.
+  const std::vector<Sm::CtaWork> noisy{{200, 1410}, {500, 1990}, {1000, 3005}, {800, 2595}, {300, 1600}};
+  EXPECT_NEAR(static_cast<double>(cta_lifetime(noisy, 2000)), 5000.0, 30.0);
+  // Two CTAs are too few for a line: the heaviest's pace, 3 cycles per
+  // instruction.
+  EXPECT_EQ(cta_lifetime({{{200, 1400}, {1000, 3000}}}, 2000), 6000u);
+  // A line that falls with the work (the heavy CTAs started first and met
+  // less contention) gives the heaviest's pace too; and a CTA never lives
+  // less than the heaviest simulated one.
+  const std::vector<Sm::CtaWork> falling{{200, 3000}, {500, 2500}, {1000, 2000}};
+  EXPECT_EQ(cta_lifetime(falling, 2000), 4000u);
+  const std::vector<Sm::CtaWork> flat_then_short{{100, 5000}, {110, 5000}, {1000, 5100}};
+  EXPECT_GE(cta_lifetime(flat_then_short, 1001), 5100u);
+  EXPECT_EQ(cta_lifetime({}, 100), 0u);
+}
+
 }  // namespace
 }  // namespace warpsim::timing
