@@ -574,8 +574,12 @@ void Runtime::write_statistics() {
                         {"duration_ns", l.duration_ns},
                         {"wall_seconds", l.wall_seconds},
                         {"device_side", l.device_side}});
+    // Sampled simulation: how this launch's cycles were found.
+    if (l.sampling != timing::Sampling::None) launches.back()["sampled"] = timing::to_string(l.sampling);
   }
   j["launches"] = std::move(launches);
+  // Whether any statistic of the run comes from sampled simulation.
+  j["warpsim"]["sampled"] = stats_.counter("timing.sampled_launches") != 0;
   if (launches_unrecorded_ != 0) j["warpsim"]["launches_unrecorded"] = launches_unrecorded_;
   publish_power(j);  // after "kernels": adds each kernel's energy
   std::ofstream out(options_.stats_file);

@@ -443,6 +443,7 @@ class Runtime {
     double duration_ns = 0;    // on the simulated timeline
     double wall_seconds = 0;   // host time simulating it
     bool device_side = false;  // launched by a kernel (dynamic parallelism)
+    timing::Sampling sampling = timing::Sampling::None;  // timing mode: how its cycles were found
   };
   static constexpr size_t kMaxLaunchRecords = 100000;
   std::vector<LaunchRecord> launch_records_;

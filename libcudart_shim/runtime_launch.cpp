@@ -238,7 +238,8 @@ void Runtime::account_grid(KernelEntry& k, const functional::KernelInfo& info,
                            double seconds) {
   if (launch_records_.size() < kMaxLaunchRecords) {
     launch_records_.push_back({info.name, cfg.grid, cfg.block, r.thread_instructions, r.cycles,
-                               kernel_duration_ns(r), seconds, cfg.depth > 0});
+                               kernel_duration_ns(r), seconds, cfg.depth > 0,
+                               launched_ ? launched_->sampling : timing::Sampling::None});
   } else {
     launches_unrecorded_++;
   }

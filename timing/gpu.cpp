@@ -179,6 +179,7 @@ LaunchRun Gpu::run_estimated(functional::LaunchContext& ctx, const functional::E
   const LaunchSampler::Estimate e = launch_sampler_.cycles(ctx, r.outcome.warp_instructions);
   LaunchActivity& a = r.activity;
   a.sampled_launches = 1;
+  a.sampling = Sampling::Estimated;
   a.cycles_ci95 = e.ci95;
   a.unsimulated_warp_instructions = r.outcome.warp_instructions;
   clock_ += e.cycles;  // the memory is idle between launches: time jumps
@@ -464,6 +465,7 @@ void Gpu::finish_sampled(Launch& l, uint64_t stop) {
 
   a.cycles = cycles;
   a.sampled_launches = 1;
+  a.sampling = Sampling::Extrapolated;
   a.simulated_cycles = simulated;
   a.simulated_ctas = a.sm.ctas;
   a.cycles_ci95 = static_cast<uint64_t>(std::llround(slow - left / ipc));
@@ -921,6 +923,7 @@ void Gpu::finish_scale_sampled(Launch& l) {
     a.cycles_ci95 = static_cast<uint64_t>(std::llround(relative * static_cast<double>(a.cycles)));
   }
   a.sampled_launches = 1;
+  a.sampling = Sampling::ScaleModel;
   a.unsimulated_warp_instructions = tail.warp_instructions;
   a.sm.warp_instructions += tail.warp_instructions;
   a.sm.thread_instructions += tail.thread_instructions;

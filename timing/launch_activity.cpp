@@ -5,6 +5,20 @@
 
 namespace warpsim::timing {
 
+std::string_view to_string(Sampling s) {
+  switch (s) {
+    case Sampling::None:
+      return "";
+    case Sampling::Extrapolated:
+      return "extrapolated";
+    case Sampling::ScaleModel:
+      return "scale-model";
+    case Sampling::Estimated:
+      return "estimated";
+  }
+  return "";
+}
+
 const stats::StatTable<LaunchActivity>& launch_stats_table() {
   static const stats::StatTable<LaunchActivity> table = [] {
     using L = LaunchActivity;

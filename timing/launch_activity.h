@@ -5,6 +5,7 @@
 // publish() turns it into statistics through the components' tables
 // (common/stat_table.h), and an energy model can price the same counters.
 #include <cstdint>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -24,6 +25,17 @@ struct SmActivity {
   CacheCounters l1d, l1i, constant;
 };
 
+// How a launch's cycles were found: simulated whole, or by which scheme of
+// sampled simulation (docs/run.md, "Sampled simulation").
+enum class Sampling : uint8_t {
+  None,          // simulated cycle by cycle to its end
+  Extrapolated,  // timing.sample: cut short once its IPC was steady
+  ScaleModel,    // timing.sample_ctas: 1 in N CTAs on a GPU of 1/N the size
+  Estimated,     // timing.sample_launches: not simulated; the IPC of its shape's last launch
+};
+// "extrapolated", "scale-model", "estimated"; "" for None.
+std::string_view to_string(Sampling s);
+
 struct LaunchActivity {
   uint64_t cycles = 0;              // core cycles from the launch to its last CTA's end
   uint64_t fallback_launches = 0;   // 1: the launch ran in the functional executor (see gpu.h)
@@ -31,6 +43,7 @@ struct LaunchActivity {
   // Sampled simulation (gpu.h): cycles and instructions cover the whole
   // launch; every other counter only its simulated part.
   uint64_t sampled_launches = 0;    // 1: the launch was sampled
+  Sampling sampling = Sampling::None;  // how (one launch's; a sum of launches keeps the first's)
   uint64_t simulated_cycles = 0;    // the cycles simulated (all of them when not sampled)
   uint64_t simulated_ctas = 0;      // the CTAs placed on an SM (all of them when not sampled)
   uint64_t cycles_ci95 = 0;         // half-width of the 95% confidence interval of `cycles`

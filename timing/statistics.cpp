@@ -54,9 +54,9 @@ Besides these tables:
 |---|---|---|
 | `gpu_tot_sim_insn`, `gpu_tot_sim_warp_insn`, `gpu_tot_ctas` | run | thread instructions, warp instructions and CTAs of every launch (functional mode too) |
 | `kernels` | run | one entry per kernel: `name`, `launches`, `ctas`, `warp_instructions`, `thread_instructions`, `cycles`, `wall_seconds`; for programs compiled with the `offload_chains` pass also `offload_chains` (the kernel's counts of the table "Offload chains executed" and its two fractions) |
-| `launches` | run | one entry per grid, in launch order: `index`, `kernel` (mangled name), `grid` and `block` as `[x, y, z]`, `thread_instructions`, `cycles` (timing mode), `duration_ns` (its time on the simulated timeline, launch overhead included), `wall_seconds`, `device_side` (launched by a kernel); the first 100,000 launches, with `warpsim.launches_unrecorded` counting the rest. `warpsim correlate` reads it |
+| `launches` | run | one entry per grid, in launch order: `index`, `kernel` (mangled name), `grid` and `block` as `[x, y, z]`, `thread_instructions`, `cycles` (timing mode), `duration_ns` (its time on the simulated timeline, launch overhead included), `wall_seconds`, `device_side` (launched by a kernel), and for a launch of sampled simulation `sampled`: `extrapolated` (timing.sample), `scale-model` (timing.sample_ctas) or `estimated` (timing.sample_launches); the first 100,000 launches, with `warpsim.launches_unrecorded` counting the rest. `warpsim correlate` reads it |
 | `runtime.*` | run | the CUDA runtime: kernels launched, allocations, copies, graphs, faults, unsupported calls (docs/runtime-shim.md) |
-| `warpsim.*` | run | the run: mode, program, GPU, its core clock (`core_clock_mhz`), CUDA runtime major, host and simulated time |
+| `warpsim.*` | run | the run: mode, program, GPU, its core clock (`core_clock_mhz`), CUDA runtime major, host and simulated time, `partial` (interrupted), `sampled` (some launch's cycles came from sampled simulation: `timing.sampled_launches` is not 0) |
 | `timing.launch.N.cta_trace` | launch N | with `timing.cta_trace = true`: every CTA's SM, as `cta:sm` pairs in placement order |
 
 The compile passes' tables and "Offload chains executed" appear only when `[compiler] passes`

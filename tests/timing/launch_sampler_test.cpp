@@ -132,6 +132,7 @@ TEST(LaunchSampler, RepeatedLaunchesKeepTheirResultsAndGetCloseCycles) {
     EXPECT_EQ(a.sm.ctas, ctas);
     EXPECT_EQ(a.sm.thread_instructions, r.thread_instructions);
     kinds += a.sampled_launches ? 'e' : 's';
+    EXPECT_EQ(a.sampling, a.sampled_launches ? Sampling::Estimated : Sampling::None);
     if (a.sampled_launches) {
       EXPECT_EQ(a.simulated_cycles, 0u);
       EXPECT_EQ(a.simulated_ctas, 0u);

@@ -23,12 +23,20 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
   > "$work/sampled.log" 2>&1 || { cat "$work/sampled.log"; fail "the sampled run"; }
 python3 "$here/scripts/sample-accuracy.py" "$work/full" "$work/sampled" --max-error "$max_error" --min-within 1 \
   | tee "$work/accuracy.md"
+# Every sampled launch is marked in the run's launch list, with the scheme
+# the setting chose, and the run as a whole is marked too.
 sampled=$(python3 -c '
 import json, sys
+kind = {"timing.sample": "extrapolated", "timing.sample_ctas": "scale-model"}[sys.argv[2].split("=")[0]]
 n = 0
 for r in json.load(open(sys.argv[1]))["programs"]:
     s = json.load(open(r["log"] + ".stats.json"))
-    n += s.get("timing", {}).get("sampled_launches", 0)
-print(n)' "$work/sampled/results.json")
+    count = s.get("timing", {}).get("sampled_launches", 0)
+    marked = [l["sampled"] for l in s["launches"] if "sampled" in l]
+    assert len(marked) == count, (r["program"], len(marked), count)
+    assert set(marked) <= {kind}, (r["program"], set(marked))
+    assert s["warpsim"]["sampled"] == (count > 0), r["program"]
+    n += count
+print(n)' "$work/sampled/results.json" "$setting")
 [ "$sampled" -gt 0 ] || fail "no launch was sampled"
 echo "PASS: $sampled sampled launches, every program within $max_error% of the full run"

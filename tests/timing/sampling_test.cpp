@@ -95,8 +95,10 @@ TEST(Sampling, AManyCtaLaunchStopsEarlyWithTheFullResultsAndCloseCycles) {
   const LaunchRecord full = run_stencil(sampled(false), 600)[0];
   const LaunchRecord part = run_stencil(sampled(true), 600)[0];
   EXPECT_EQ(full.activity.sampled_launches, 0u);
+  EXPECT_EQ(full.activity.sampling, Sampling::None);
   EXPECT_EQ(full.activity.simulated_cycles, full.result.cycles);
   ASSERT_EQ(part.activity.sampled_launches, 1u);
+  EXPECT_EQ(part.activity.sampling, Sampling::Extrapolated);
   // Instructions and CTAs are counted in full; most cycles are extrapolated.
   EXPECT_EQ(part.result.thread_instructions, full.result.thread_instructions);
   EXPECT_EQ(part.result.warp_instructions, full.result.warp_instructions);

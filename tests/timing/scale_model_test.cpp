@@ -126,8 +126,10 @@ TEST(ScaleModel, ALaunchRunsAQuarterOfItsCtasWithTheFullResultsAndCloseCycles) {
   const UnevenRun full = run_uneven(gpu(1), 1200)[0];
   const UnevenRun part = run_uneven(gpu(4), 1200)[0];
   EXPECT_EQ(full.activity.sampled_launches, 0u);
+  EXPECT_EQ(full.activity.sampling, Sampling::None);
   EXPECT_EQ(full.activity.simulated_ctas, 1200u);
   ASSERT_EQ(part.activity.sampled_launches, 1u);
+  EXPECT_EQ(part.activity.sampling, Sampling::ScaleModel);
   // Instructions and CTAs count the whole launch; a quarter of the CTAs ran
   // on the scale model, whose cycles are all simulated.
   EXPECT_EQ(part.result.thread_instructions, full.result.thread_instructions);
