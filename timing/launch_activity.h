@@ -43,7 +43,7 @@ struct LaunchActivity {
   // Sampled simulation (gpu.h): cycles and instructions cover the whole
   // launch; every other counter only its simulated part.
   uint64_t sampled_launches = 0;    // 1: the launch was sampled
-  Sampling sampling = Sampling::None;  // how (one launch's; a sum of launches keeps the first's)
+  Sampling sampling = Sampling::None;  // how (a launch's own: not a counter, sums leave it)
   uint64_t simulated_cycles = 0;    // the cycles simulated (all of them when not sampled)
   uint64_t simulated_ctas = 0;      // the CTAs placed on an SM (all of them when not sampled)
   uint64_t cycles_ci95 = 0;         // half-width of the 95% confidence interval of `cycles`
