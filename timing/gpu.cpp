@@ -87,10 +87,17 @@ struct Gpu::Launch {
   };
   std::vector<Window> windows;
   uint64_t window_ended = 0;   // CTAs ended before window_start
-  uint64_t last_placement = 0;  // the cycle the last CTA so far was placed
   std::vector<uint8_t> placed;  // by CTA: placed on an SM
   uint64_t placed_ctas = 0;
   uint64_t first_wave = 0;  // CTAs the SMs hold at once: min(grid, SMs x ctas_per_sm)
+  // The last wave (every CTA placed; last_wave_steady): each resident CTA's
+  // (linear id, warp instructions) at the ends of its windows n/2 and n.
+  struct Progress {
+    uint64_t cycle = 0;
+    std::vector<std::pair<uint64_t, uint64_t>> ctas;  // by linear id
+  };
+  std::vector<Progress> progress;                    // the last two kept
+  std::vector<std::pair<uint64_t, uint64_t>> marks;  // (cycle, SMs' warp instructions) at each window's end
   uint64_t stride = 1;      // on a scale model: 1 in `stride` CTAs run, those of `sampled`
   std::vector<uint64_t> sampled;  // on a scale model: the CTAs it runs, by the rank the scheduler hands out
 
@@ -366,15 +373,16 @@ bool Gpu::steady(Launch& l, uint64_t now) {
   l.window_instructions = instructions;
   l.window_ended = ended;
   l.next_window = now + g.sample_window;
+  // Once every CTA is placed the SMs empty: no steady state for the rule
+  // below, and what is left takes at most a CTA's lifetime to simulate,
+  // unless the last wave may stop on its own rule (timing.sample_last_wave).
+  if (l.placed_ctas == l.placed.size())
+    return g.sample_last_wave != 0 && !warmup && last_wave_steady(l, now, instructions);
   if (l.windows.size() < 2 * k) return false;
   // Not before as many CTAs have ended as the first wave held: the first
   // wave's CTAs start in step, loading at once and then computing at once,
-  // and its IPC is not yet the launch's. (A launch of one wave is never cut
-  // short.)
+  // and its IPC is not yet the launch's.
   if (ended < l.first_wave) return false;
-  // Nor once every CTA is placed: the SMs are emptying, which is no steady
-  // state, and what is left takes at most a CTA's lifetime to simulate.
-  if (l.placed_ctas == l.placed.size()) return false;
   // The IPC of the last k windows against that of the k before them: a
   // kernel's IPC swings with its phases (loads, then arithmetic), which a
   // block of windows spans.
@@ -387,6 +395,41 @@ bool Gpu::steady(Launch& l, uint64_t now) {
     return i / c;
   };
   const double before = ipc(0), last = ipc(k);
+  const double mean = (before + last) / 2;
+  return mean > 0 && std::abs(last - before) <= g.sample_tolerance * mean;
+}
+
+bool Gpu::last_wave_steady(Launch& l, uint64_t now, uint64_t instructions) {
+  // Every CTA is on an SM (a launch of one wave is all last wave). Its CTAs
+  // started together and go through their phases in step, and the first
+  // windows see cold caches: the IPC of a few windows says little
+  // (polybench/gesummv's rose from 0.08 to 0.09 over its first million
+  // cycles; stopped after 16 windows, syr2k came out 10% short). So the
+  // blocks grow with the launch: after n windows of the last wave, n a power
+  // of two and at least sample_last_wave, it stops if the IPCs of windows
+  // n/2..3n/4 and 3n/4..n agree, and each SM's pace over n/2..n extrapolates
+  // it (finish_sampled). The CTAs' progress is kept at every power of two,
+  // the older snapshot's storage reused.
+  const GpuTimingConfig& g = config_.timing.gpu;
+  l.marks.emplace_back(now, instructions);
+  const size_t n = l.marks.size() - 1;
+  if ((n & (n - 1)) != 0) return false;
+  Launch::Progress p;
+  if (l.progress.size() == 2) {
+    p = std::move(l.progress.front());
+    l.progress.erase(l.progress.begin());
+  }
+  p.cycle = now;
+  p.ctas.clear();
+  for (const auto& sm : sms_) sm->resident_progress(p.ctas);
+  std::sort(p.ctas.begin(), p.ctas.end());
+  l.progress.push_back(std::move(p));
+  if (n < std::max<size_t>(4, g.sample_last_wave)) return false;
+  auto ipc = [&](size_t from, size_t to) {
+    return static_cast<double>(l.marks[to].second - l.marks[from].second) /
+           static_cast<double>(l.marks[to].first - l.marks[from].first);
+  };
+  const double before = ipc(n / 2, 3 * n / 4), last = ipc(3 * n / 4, n);
   const double mean = (before + last) / 2;
   return mean > 0 && std::abs(last - before) <= g.sample_tolerance * mean;
 }
@@ -446,16 +489,50 @@ void Gpu::finish_sampled(Launch& l, uint64_t stop) {
     }
   }
 
-  // The rest of the launch runs at the steady IPC until the SMs drain: the
-  // last CTA placed still runs a lifetime, during which the SMs empty (on
-  // average half full, so half a lifetime more than at full speed). And the
-  // launch cannot end before its last CTA, never placed or placed last.
   const double left = static_cast<double>(rest.warp_instructions);
-  const double last_end = unplaced.empty()
-                              ? std::max(0.0, lifetime - static_cast<double>(stop - l.last_placement))
-                              : lifetime;
-  const uint64_t extra = static_cast<uint64_t>(std::llround(std::max(left / ipc + lifetime / 2, last_end)));
-  const double slow = ipc - half > 0 ? left / (ipc - half) : 2 * left / ipc;
+  double after = 0;  // the cycles the rest of the launch takes
+  double ci = 0;     // and its 95% interval: the same rest at the IPC's lower bound
+  if (!unplaced.empty()) {
+    // The rest of the launch runs at the steady IPC until the SMs drain: the
+    // last CTA placed still runs a lifetime, during which the SMs empty (on
+    // average half full, so half a lifetime more than at full speed). And the
+    // launch cannot end before its last CTA.
+    after = std::max(left / ipc + lifetime / 2, lifetime);
+    ci = (ipc - half > 0 ? left / (ipc - half) : 2 * left / ipc) - left / ipc;
+  } else {
+    // The last wave: each SM runs what its CTAs have left from the pace
+    // they kept over windows n/2..n (last_wave_cycles).
+    const Launch::Progress& from = l.progress.front();
+    const Launch::Progress& to = l.progress.back();
+    std::vector<CtaPace> paces;
+    size_t f = 0, t = 0;
+    for (const auto& [linear, cta] : resident) {
+      while (f < from.ctas.size() && from.ctas[f].first < linear) ++f;
+      while (t < to.ctas.size() && to.ctas[t].first < linear) ++t;
+      if (f == from.ctas.size() || t == to.ctas.size() || from.ctas[f].first != linear || to.ctas[t].first != linear)
+        continue;  // not so: every CTA was placed before window n/2
+      paces.push_back(
+          {cta->sm, to.ctas[t].second - from.ctas[f].second, cta->warp_instructions() - to.ctas[t].second});
+    }
+    // The IPC of windows n/2..n and its 95% half-width from their spread.
+    const size_t n = l.marks.size() - 1;
+    double var = 0;
+    const double wave_ipc = static_cast<double>(l.marks[n].second - l.marks[n / 2].second) /
+                            static_cast<double>(l.marks[n].first - l.marks[n / 2].first);
+    for (size_t w = n / 2; w < n; ++w) {
+      const double d = static_cast<double>(l.marks[w + 1].second - l.marks[w].second) /
+                           static_cast<double>(l.marks[w + 1].first - l.marks[w].first) -
+                       wave_ipc;
+      var += d * d;
+    }
+    const size_t m = n - n / 2;
+    var /= static_cast<double>(m - 1);
+    const double wave_half = student_t975(static_cast<uint32_t>(m - 1)) * std::sqrt(var / static_cast<double>(m));
+    after = last_wave_cycles(paces, to.cycle - from.cycle,
+                             wave_ipc / static_cast<double>(std::max<size_t>(1, paces.size())));
+    ci = wave_ipc - wave_half > 0 ? after * wave_half / (wave_ipc - wave_half) : after;
+  }
+  const uint64_t extra = static_cast<uint64_t>(std::llround(after));
   const uint64_t cycles = simulated + extra;
 
   // The SMs' requests still in flight: fresh SMs, and the memory drained of
@@ -468,7 +545,7 @@ void Gpu::finish_sampled(Launch& l, uint64_t stop) {
   a.sampling = Sampling::Extrapolated;
   a.simulated_cycles = simulated;
   a.simulated_ctas = a.sm.ctas;
-  a.cycles_ci95 = static_cast<uint64_t>(std::llround(slow - left / ipc));
+  a.cycles_ci95 = static_cast<uint64_t>(std::llround(ci));
   a.unsimulated_warp_instructions = rest.warp_instructions;
   a.sm.warp_instructions += rest.warp_instructions;
   a.sm.thread_instructions += rest.thread_instructions;
@@ -629,7 +706,6 @@ bool Gpu::place_ctas(Launch& l, uint64_t now) {
     if (l.sampling) {
       l.placed[cta] = 1;
       ++l.placed_ctas;
-      l.last_placement = now;
     }
     if (trace) l.activity.cta_trace.emplace_back(cta, a.sm);
   }
@@ -851,6 +927,80 @@ uint64_t cta_lifetime(std::span<const Sm::CtaWork> simulated, uint64_t warp_inst
     if (sxx > 0 && sxy > 0) lifetime = mean_y + sxy / sxx * (x - mean_x);
   }
   return static_cast<uint64_t>(std::llround(std::max(lifetime, static_cast<double>(heaviest->cycles))));
+}
+
+double last_wave_cycles(std::span<const CtaPace> ctas, uint64_t cycles, double fallback_ipc) {
+  // By SM, not by the GPU's IPC (a last wave ends with its last SM) nor by
+  // each CTA's own pace (the CTAs of one SM take turns running ahead): the
+  // CTAs of an SM share its issue slots and memory, and as they end, those
+  // left go faster, but not as fast as the SM went with all of them. So an
+  // SM holding j CTAs goes at pace(j), the mean of the SMs that held j in
+  // the windows (a wave whose CTAs do not divide evenly among the SMs has
+  // two such counts); below the fewest measured it falls in proportion
+  // (fewer warps hide less latency). Its CTAs share it as they shared it in
+  // the windows, the one ahead staying ahead.
+  struct Sm {
+    std::vector<std::pair<double, double>> ctas;  // (share of the SM's pace, warp instructions left)
+    uint64_t instructions = 0;
+  };
+  std::vector<Sm> sms;
+  for (const CtaPace& c : ctas) {
+    if (c.sm >= sms.size()) sms.resize(c.sm + 1);
+    sms[c.sm].ctas.emplace_back(static_cast<double>(c.instructions), static_cast<double>(c.left));
+    sms[c.sm].instructions += c.instructions;
+  }
+  std::vector<std::pair<double, uint32_t>> measured;  // by CTAs held: (sum of the SMs' paces, SMs)
+  for (const Sm& sm : sms) {
+    const size_t held = sm.ctas.size();
+    if (held == 0 || sm.instructions == 0 || cycles == 0) continue;
+    if (held >= measured.size()) measured.resize(held + 1);
+    measured[held].first += static_cast<double>(sm.instructions) / static_cast<double>(cycles);
+    ++measured[held].second;
+  }
+  auto pace = [&](size_t held) {
+    // The nearest count measured at or above, scaled down; else the
+    // largest below (an SM's pace does not grow without bound).
+    for (size_t m = held; m < measured.size(); ++m)
+      if (measured[m].second != 0)
+        return measured[m].first / measured[m].second * static_cast<double>(held) / static_cast<double>(m);
+    for (size_t m = std::min(held, measured.size()); m-- > 1;)
+      if (measured[m].second != 0) return measured[m].first / measured[m].second;
+    return fallback_ipc * static_cast<double>(held);
+  };
+  double longest = 0;
+  for (Sm& sm : sms) {
+    auto& live = sm.ctas;
+    std::erase_if(live, [](const auto& c) { return c.second <= 0; });
+    double t = 0;
+    while (!live.empty()) {
+      double weights = 0;
+      for (const auto& c : live) weights += c.first;
+      const double total = pace(live.size());
+      if (total <= 0) break;
+      // Each CTA's rate; equal shares when none issued in the windows.
+      auto rate = [&](const std::pair<double, double>& c) {
+        return weights > 0 ? total * c.first / weights : total / static_cast<double>(live.size());
+      };
+      // Until the next CTA ends (one that issued nothing in the windows
+      // waits for the others, then they share equally).
+      size_t next = 0;
+      double step = -1;
+      for (size_t i = 0; i < live.size(); ++i) {
+        const double r = rate(live[i]);
+        if (r > 0 && (step < 0 || live[i].second / r < step)) {
+          step = live[i].second / r;
+          next = i;
+        }
+      }
+      if (step < 0) break;  // not so: some CTA has a share
+      t += step;
+      for (auto& c : live) c.second -= rate(c) * step;
+      live[next].second = 0;
+      std::erase_if(live, [](const auto& c) { return c.second < 1e-6; });  // instructions come whole
+    }
+    longest = std::max(longest, t);
+  }
+  return longest;
 }
 
 bool Gpu::scale_sampled(const functional::LaunchContext& ctx, Dim3 cluster) const {

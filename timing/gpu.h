@@ -25,7 +25,11 @@
 // executor, then those never placed, and the launch's cycles are the
 // simulated ones plus the warp instructions left divided by the two blocks'
 // IPC plus half a CTA lifetime (the SMs emptying at the end), with a 95%
-// confidence interval from the windows' spread. Program
+// confidence interval from the windows' spread. With
+// timing.sample_last_wave = W, the last wave (all of a one-wave launch)
+// may stop too, on a rule of its own (last_wave_steady: blocks that grow
+// with the launch, no earlier than W windows), each SM then going on at its
+// own pace until the busiest one is done. Program
 // output is that of a full run; statistics other than cycles, instructions
 // and CTAs cover the simulated part (timing.sampled_launches marks them).
 // Fresh SMs replace the stopped ones, and the memory below L1 is drained of
@@ -155,6 +159,7 @@ class Gpu {
   // Sampled simulation: at a window's end, whether the last windows' IPCs
   // agree (the launch may stop); and the stop at `stop`.
   bool steady(Launch& l, uint64_t now);
+  bool last_wave_steady(Launch& l, uint64_t now, uint64_t instructions);
   void finish_sampled(Launch& l, uint64_t stop);
   // Lets the memory answer what is in flight, dropping the replies; returns
   // the cycle it fell idle (a memory that does not is rebuilt).
@@ -228,6 +233,19 @@ std::vector<uint64_t> scale_sample(uint64_t grid, uint64_t stride);
 // from the lifetimes of the simulated CTAs of the same launch (a line fitted
 // through them; gpu.cpp says when it falls back); 0 when none ran.
 uint64_t cta_lifetime(std::span<const Sm::CtaWork> simulated, uint64_t warp_instructions);
+
+// Sampled simulation of a launch's last wave: a CTA on the SMs when the
+// launch stopped, the SM it runs on, the warp instructions it issued in the
+// measured windows and those it had left.
+struct CtaPace {
+  uint32_t sm = 0;
+  uint64_t instructions = 0;
+  uint64_t left = 0;
+};
+// The cycles until the last SM of `ctas` is done (gpu.cpp says how each SM
+// goes on from its pace over the `cycles` measured); `fallback_ipc`: the
+// warp instructions per cycle per CTA where no SM issued in them.
+double last_wave_cycles(std::span<const CtaPace> ctas, uint64_t cycles, double fallback_ipc);
 
 // The SM resources of the [gpu] section (no carveout).
 functional::SmResources sm_resources(const GpuConfig& gpu);

@@ -103,6 +103,11 @@ const config::Table<GpuTimingConfig>& gpu_timing_config_table() {
         .range(0.0001, 1.0);
     t.integer("sample_warmup", &G::sample_warmup, "cycles",
               "sampled simulation: cycles at a launch's start that never count as a window (cold caches)");
+    t.integer("sample_last_wave", &G::sample_last_wave, "windows",
+              "sampled simulation: a launch's last wave (all of a one-wave launch) may stop too, no earlier than "
+              "this many windows into it, once the IPCs of its windows n/2..3n/4 and 3n/4..n agree (n a power "
+              "of two); each SM's pace over n/2..n extrapolates the rest; 0: the last wave is simulated in full")
+        .range(0, 1u << 20);
     t.integer("sample_ctas", &G::sample_ctas, "CTAs",
               "scale-model sampling: about 1 in N CTAs of a launch run in timing mode on a GPU of 1/N the SMs "
               "and memory partitions, the rest in the functional executor (warpsim run --sample-ctas N); "

@@ -36,6 +36,9 @@ struct GpuTimingConfig {
   uint32_t sample_windows = 5;     // windows per block; two consecutive blocks' IPCs must agree
   double sample_tolerance = 0.05;  // how far the two blocks' IPCs may differ (fraction of their mean)
   uint64_t sample_warmup = 2000;   // cycles at a launch's start that never count
+  // The last wave (gpu.cpp, last_wave_steady) stops no earlier than this many
+  // windows into it; 0: it is always simulated.
+  uint32_t sample_last_wave = 0;
   // Scale-model sampling (gpu.h, "Scale-model sampling"): 1 in sample_ctas
   // CTAs in timing mode on a GPU of 1/sample_ctas the SMs and partitions;
   // 1: off.

@@ -544,6 +544,11 @@ void Sm::detach_ctas(std::vector<std::pair<uint64_t, functional::Cta*>>& out) {
   }
 }
 
+void Sm::resident_progress(std::vector<std::pair<uint64_t, uint64_t>>& out) const {
+  for (const CtaSlot& c : ctas_)
+    if (c.cta) out.emplace_back(c.linear, c.cta->warp_instructions());
+}
+
 std::vector<functional::CtaBuffers> Sm::release_buffers() {
   std::vector<functional::CtaBuffers> out;
   for (CtaSlot& c : ctas_) {

@@ -108,6 +108,9 @@ class Sm : private WarpViews {
   // transactions still in flight (their data moved at issue). The SM is of
   // no further use: the GPU replaces it.
   void detach_ctas(std::vector<std::pair<uint64_t, functional::Cta*>>& out);
+  // Sampled simulation of a launch's last wave: appends each resident CTA's
+  // (linear id, warp instructions so far).
+  void resident_progress(std::vector<std::pair<uint64_t, uint64_t>>& out) const;
   // Ends the CTAs detached above and hands over the CTA slots' storage
   // (register files, shared and local memory), which a fresh SM adopts:
   // freeing and allocating it anew costs more than the simulation saved
