@@ -931,7 +931,7 @@ uint64_t cta_lifetime(std::span<const Sm::CtaWork> simulated, uint64_t warp_inst
 
 double last_wave_cycles(std::span<const CtaPace> ctas, uint64_t cycles, double fallback_ipc) {
   // By SM, not by the GPU's IPC (a last wave ends with its last SM) nor by
-  // each CTA's own pace (the CTAs of one SM take turns running ahead): the
+  // each CTA's own pace (one CTA of an SM runs ahead of another): the
   // CTAs of an SM share its issue slots and memory, and as they end, those
   // left go faster, but not as fast as the SM went with all of them. So an
   // SM holding j CTAs goes at pace(j), the mean of the SMs that held j in

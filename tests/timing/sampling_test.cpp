@@ -173,10 +173,11 @@ TEST(Sampling, AOneWaveLaunchStopsOnlyWhenTheLastWaveMay) {
 }
 
 TEST(Sampling, AnUnevenLastWaveComesOutShort) {
-  // Six CTAs on four SMs: two SMs hold two, two hold one. The launch takes
-  // as long as with eight CTAs, so the two-CTA SMs issue faster in the
-  // measured windows than over the launch, and the estimate is short:
-  // -14.2% when written. A known limit (docs/performance.md, "Sampled
+  // Six CTAs on four SMs: two SMs hold two, two hold one. Some warps of
+  // each CTA, on the second of the SM's two schedulers (the first takes the
+  // load/store unit whenever it frees), are starved until the others end,
+  // then run alone and slowly, which a CTA's pace over the windows cannot
+  // see: -14.2% when written. A known limit (docs/performance.md, "Sampled
   // timing simulation"); this bounds it.
   SimConfig last_wave = sampled(true);
   last_wave.timing.gpu.sample_last_wave = 64;
