@@ -31,7 +31,8 @@ PowerTrace::PowerTrace(const std::string& path, const PowerConfig& config, const
   }
   std::string header = "launch,kernel,first_cycle,end_cycle,seconds";
   for (std::string_view g : kGroupNames) header += fmt::format(",{}_W", g);
-  header += ",total_W\n";
+  // The warp instructions issued in the row: IPC over time next to power.
+  header += ",total_W,warp_instructions\n";
   std::fputs(header.c_str(), file_);
 }
 
@@ -54,7 +55,7 @@ void PowerTrace::sample(const Activity& launch_so_far) {
   const EnergyReport r = estimate(config_, machine_, delta);
   std::string row = fmt::format("{},{},{},{},{:.9g}", launch_, kernel_, begin, begin + r.cycles, r.seconds);
   for (size_t g = 0; g < kGroups; ++g) row += fmt::format(",{:.6g}", r.group_watts(static_cast<Group>(g)));
-  row += fmt::format(",{:.6g}\n", r.average_watts());
+  row += fmt::format(",{:.6g},{}\n", r.average_watts(), delta["timing.warp_instructions"]);
   std::fputs(row.c_str(), file_);
   ++rows_;
   previous_ = launch_so_far;

@@ -84,7 +84,11 @@ struct Gpu::Launch {
     uint64_t cycles = 0;
     uint64_t ended = 0;         // CTAs that ended in it
     uint64_t resident = 0;      // CTAs on the SMs at its end
+    uint64_t l2_in_use = 0;     // the L2's lines holding an address at its start
+    uint64_t l2_allocated = 0;  // and those it had allocated since the run began
   };
+  uint64_t l2_allocated = 0;           // the L2's allocated lines at the launch's start
+  MemorySystem::L2Lines window_l2;     // the L2's lines at window_start
   std::vector<Window> windows;
   uint64_t window_ended = 0;   // CTAs ended before window_start
   std::vector<uint8_t> placed;  // by CTA: placed on an SM
@@ -351,6 +355,10 @@ void Gpu::begin(Launch& l) {
     l.placed.assign(ctas, 0);
     l.first_wave = std::min<uint64_t>(ctas, uint64_t{per_sm} * n);
     l.window_start = l.start;
+    if (memory_system_) {
+      l.window_l2 = memory_system_->l2_lines();
+      l.l2_allocated = l.window_l2.allocated;
+    }
     l.next_window = l.start + (g.sample_warmup != 0 ? g.sample_warmup : g.sample_window);
   }
 }
@@ -367,8 +375,10 @@ bool Gpu::steady(Launch& l, uint64_t now) {
   const size_t k = g.sample_windows;
   if (!warmup) {
     if (l.windows.size() == 2 * k) l.windows.erase(l.windows.begin());
-    l.windows.push_back({instructions - l.window_instructions, now - l.window_start, ended - l.window_ended, resident});
+    l.windows.push_back({instructions - l.window_instructions, now - l.window_start, ended - l.window_ended, resident,
+                         l.window_l2.in_use, l.window_l2.allocated});
   }
+  if (memory_system_) l.window_l2 = memory_system_->l2_lines();
   l.window_start = now;
   l.window_instructions = instructions;
   l.window_ended = ended;
@@ -396,7 +406,50 @@ bool Gpu::steady(Launch& l, uint64_t now) {
   };
   const double before = ipc(0), last = ipc(k);
   const double mean = (before + last) / 2;
-  return mean > 0 && std::abs(last - before) <= g.sample_tolerance * mean;
+  return mean > 0 && std::abs(last - before) <= g.sample_tolerance * mean && l2_stays_as_measured(l, ended);
+}
+
+// Whether the L2 stays for the rest of the launch as it was in the windows.
+// Its misses first fill free lines (no victim), then replace what earlier
+// launches left (clean or dirty), then the launch's own lines; each phase
+// has its own cost per miss. At `large`, micro/vecadd's windows filled the
+// L2 and wrote nothing to DRAM, where the whole launch made 388,627 DRAM
+// writes, and its estimate came out 20% short. So both blocks of windows must
+// lie in one phase, and a launch stops in the first two only if, at the
+// last block's rate, it would end in the same phase (its CTAs ending at the
+// rate they did in the windows); the third lasts to the end.
+bool Gpu::l2_stays_as_measured(const Launch& l, uint64_t ended) const {
+  if (!memory_system_) return true;
+  const GpuTimingConfig& g = config_.timing.gpu;
+  const size_t k = g.sample_windows;
+  const MemorySystem::L2Lines& now = l.window_l2;
+  const Launch::Window& first = l.windows[0];
+  const Launch::Window& last = l.windows[k];
+  enum class Phase { Filling, Replacing, TurnedOver };
+  // A block fills while more than sample_tolerance of its allocations take
+  // a free line.
+  auto phase = [&](uint64_t in_use, uint64_t allocated, uint64_t in_use_after, uint64_t allocated_after) {
+    if (static_cast<double>(in_use_after) - static_cast<double>(in_use) >
+        g.sample_tolerance * static_cast<double>(allocated_after - allocated))
+      return Phase::Filling;
+    return allocated - l.l2_allocated >= now.total ? Phase::TurnedOver : Phase::Replacing;
+  };
+  const Phase p = phase(last.l2_in_use, last.l2_allocated, now.in_use, now.allocated);
+  if (phase(first.l2_in_use, first.l2_allocated, last.l2_in_use, last.l2_allocated) != p) return false;
+  if (p == Phase::TurnedOver) return true;
+  double block_cycles = 0, cycles = 0, ended_in_windows = 0;
+  for (size_t w = 0; w < l.windows.size(); ++w) {
+    cycles += static_cast<double>(l.windows[w].cycles);
+    if (w >= k) block_cycles += static_cast<double>(l.windows[w].cycles);
+    ended_in_windows += static_cast<double>(l.windows[w].ended);
+  }
+  if (ended_in_windows == 0) return false;
+  const double left = static_cast<double>(l.placed.size() - ended) * cycles / ended_in_windows;
+  auto d = [](uint64_t v) { return static_cast<double>(v); };
+  if (p == Phase::Filling)
+    return (d(now.in_use) - d(last.l2_in_use)) / block_cycles * left <= d(now.total) - d(now.in_use);
+  return d(now.allocated - last.l2_allocated) / block_cycles * left <=
+         d(now.total) - d(now.allocated - l.l2_allocated);
 }
 
 bool Gpu::last_wave_steady(Launch& l, uint64_t now, uint64_t instructions) {
@@ -438,24 +491,18 @@ void Gpu::finish_sampled(Launch& l, uint64_t stop) {
   // The steady IPC (warp instructions per cycle) and its 95% confidence
   // half-width from the spread of the windows (Student's t); a CTA's
   // lifetime by Little's law (CTAs resident / CTAs ended per cycle).
-  double sum_i = 0, sum_c = 0, sum_ended = 0, sum_resident = 0;
+  std::vector<std::pair<double, double>> stretches;
+  double sum_c = 0, sum_ended = 0, sum_resident = 0;
   for (const Launch::Window& w : l.windows) {
-    sum_i += static_cast<double>(w.instructions);
+    stretches.emplace_back(static_cast<double>(w.instructions), static_cast<double>(w.cycles));
     sum_c += static_cast<double>(w.cycles);
     sum_ended += static_cast<double>(w.ended);
     sum_resident += static_cast<double>(w.resident);
   }
-  const double ipc = sum_i / sum_c;
-  double var = 0;
-  for (const Launch::Window& w : l.windows) {
-    const double d = static_cast<double>(w.instructions) / static_cast<double>(w.cycles) - ipc;
-    var += d * d;
-  }
-  const size_t k = l.windows.size();
-  var /= static_cast<double>(k - 1);
-  const double half = student_t975(static_cast<uint32_t>(k - 1)) * std::sqrt(var / static_cast<double>(k));
-  const double lifetime =
-      sum_ended > 0 ? (sum_resident / static_cast<double>(k)) / (sum_ended / sum_c) : 0.0;
+  const auto [ipc, half] = rate_interval(stretches);
+  const double lifetime = sum_ended > 0
+                              ? (sum_resident / static_cast<double>(l.windows.size())) / (sum_ended / sum_c)
+                              : 0.0;
 
   const uint64_t simulated = stop - l.start;
   l.ctx.cycle = nullptr;  // %clock counts as in functional mode from here on
@@ -515,19 +562,12 @@ void Gpu::finish_sampled(Launch& l, uint64_t stop) {
           {cta->sm, to.ctas[t].second - from.ctas[f].second, cta->warp_instructions() - to.ctas[t].second});
     }
     // The IPC of windows n/2..n and its 95% half-width from their spread.
+    stretches.clear();
     const size_t n = l.marks.size() - 1;
-    double var = 0;
-    const double wave_ipc = static_cast<double>(l.marks[n].second - l.marks[n / 2].second) /
-                            static_cast<double>(l.marks[n].first - l.marks[n / 2].first);
-    for (size_t w = n / 2; w < n; ++w) {
-      const double d = static_cast<double>(l.marks[w + 1].second - l.marks[w].second) /
-                           static_cast<double>(l.marks[w + 1].first - l.marks[w].first) -
-                       wave_ipc;
-      var += d * d;
-    }
-    const size_t m = n - n / 2;
-    var /= static_cast<double>(m - 1);
-    const double wave_half = student_t975(static_cast<uint32_t>(m - 1)) * std::sqrt(var / static_cast<double>(m));
+    for (size_t w = n / 2; w < n; ++w)
+      stretches.emplace_back(static_cast<double>(l.marks[w + 1].second - l.marks[w].second),
+                             static_cast<double>(l.marks[w + 1].first - l.marks[w].first));
+    const auto [wave_ipc, wave_half] = rate_interval(stretches);
     after = last_wave_cycles(paces, to.cycle - from.cycle,
                              wave_ipc / static_cast<double>(std::max<size_t>(1, paces.size())));
     ci = wave_ipc - wave_half > 0 ? after * wave_half / (wave_ipc - wave_half) : after;

@@ -21,7 +21,9 @@
 // sample_warmup cycles the launch measures its IPC over windows of
 // sample_window cycles; once as many CTAs have ended as the first wave held
 // and the IPCs of the last two blocks of sample_windows windows agree within
-// sample_tolerance, it stops. The CTAs on the SMs finish in the functional
+// sample_tolerance, it stops, provided the L2 is in one phase over both
+// blocks and stays in it to the launch's end (l2_stays_as_measured: filling,
+// replacing older launches' lines, or turned over). The CTAs on the SMs finish in the functional
 // executor, then those never placed, and the launch's cycles are the
 // simulated ones plus the warp instructions left divided by the two blocks'
 // IPC plus half a CTA lifetime (the SMs emptying at the end), with a 95%
@@ -160,6 +162,7 @@ class Gpu {
   // agree (the launch may stop); and the stop at `stop`.
   bool steady(Launch& l, uint64_t now);
   bool last_wave_steady(Launch& l, uint64_t now, uint64_t instructions);
+  bool l2_stays_as_measured(const Launch& l, uint64_t ended) const;
   void finish_sampled(Launch& l, uint64_t stop);
   // Lets the memory answer what is in flight, dropping the replies; returns
   // the cycle it fell idle (a memory that does not is rebuilt).

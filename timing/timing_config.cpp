@@ -99,7 +99,8 @@ const config::Table<GpuTimingConfig>& gpu_timing_config_table() {
         .range(2, 64);
     t.real("sample_tolerance", &G::sample_tolerance, "",
            "sampled simulation: the largest difference of the two blocks' IPCs (timing.sample), or of the "
-           "last two simulated launches' (timing.sample_launches), as a fraction of their mean")
+           "last two simulated launches' (timing.sample_launches), as a fraction of their mean; also the "
+           "share of a block's L2 allocations taking free lines above which the L2 counts as filling")
         .range(0.0001, 1.0);
     t.integer("sample_warmup", &G::sample_warmup, "cycles",
               "sampled simulation: cycles at a launch's start that never count as a window (cold caches)");

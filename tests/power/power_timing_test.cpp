@@ -8,6 +8,8 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -145,22 +147,26 @@ TEST(PowerTiming, TraceRowsAddUpToTheLaunch) {
   std::ifstream in(path);
   std::string header, row;
   std::getline(in, header);
-  EXPECT_EQ(header, "launch,kernel,first_cycle,end_cycle,seconds,sm_W,l2_W,noc_W,mc_W,dram_W,constant_W,total_W");
-  uint64_t last_end = 0, rows = 0;
+  EXPECT_EQ(header,
+            "launch,kernel,first_cycle,end_cycle,seconds,sm_W,l2_W,noc_W,mc_W,dram_W,constant_W,total_W,"
+            "warp_instructions");
+  uint64_t last_end = 0, rows = 0, warp_instructions = 0;
   while (std::getline(in, row)) {
     std::stringstream s(row);
-    std::string launch, kernel, first, end;
-    std::getline(s, launch, ',');
-    std::getline(s, kernel, ',');
-    std::getline(s, first, ',');
-    std::getline(s, end, ',');
-    EXPECT_EQ(kernel, "scale");
-    EXPECT_EQ(std::stoull(first), last_end) << "rows are consecutive";
-    last_end = std::stoull(end);
+    std::vector<std::string> fields;
+    for (std::string f; std::getline(s, f, ',');) fields.push_back(f);
+    ASSERT_EQ(fields.size(), 13u) << row;
+    EXPECT_EQ(fields[1], "scale");
+    EXPECT_EQ(std::stoull(fields[2]), last_end) << "rows are consecutive";
+    last_end = std::stoull(fields[3]);
+    warp_instructions += std::stoull(fields[12]);
     ++rows;
   }
   EXPECT_GT(rows, 3u);
   EXPECT_EQ(last_end, sum.cycles);
+  // The rows' instructions are the launch's: IPC over time adds up.
+  EXPECT_EQ(warp_instructions, summed["timing.warp_instructions"]);
+  EXPECT_GT(warp_instructions, 0u);
   std::remove(path.c_str());
 }
 

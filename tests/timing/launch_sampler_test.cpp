@@ -92,28 +92,10 @@ TEST(LaunchSampler, ShapesAreApartAndTheEstimateUsesTheLastIpc) {
   EXPECT_FALSE(off.estimate(a));
 }
 
-// out[i] = in[i] * 2 + 1.
-constexpr const char* kScale = R"(
-.visible .entry scale(.param .u64 in, .param .u64 out)
-{
-  .reg .b32 %r<8>; .reg .b64 %rd<6>;
-  ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out];
-  mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x;
-  mad.lo.s32 %r4, %r2, %r3, %r1;
-  mul.wide.u32 %rd3, %r4, 4;
-  add.s64 %rd4, %rd1, %rd3;
-  ld.global.u32 %r5, [%rd4];
-  mad.lo.u32 %r6, %r5, 2, 1;
-  add.s64 %rd5, %rd2, %rd3;
-  st.global.u32 [%rd5], %r6;
-  ret;
-}
-)";
-
 TEST(LaunchSampler, RepeatedLaunchesKeepTheirResultsAndGetCloseCycles) {
   SimConfig c = testing::small_gpu();
   c.timing.gpu.sample_launches = 4;
-  TimedDevice t(c, kScale);
+  TimedDevice t(c, testing::kScaleKernel);
   const uint32_t ctas = 64, n = ctas * 128;
   std::vector<uint32_t> in(n);
   for (uint32_t i = 0; i < n; ++i) in[i] = i * 7;

@@ -570,5 +570,29 @@ TEST(SectoredCache, MshrEntriesGrowOnDemandLowestFirst) {
   EXPECT_EQ(waiting, (std::vector<uint32_t>{1, 5}));
 }
 
+TEST(SectoredCache, CountsTheLinesInUseAndEveryAllocation) {
+  // One set of two ways: A and B fill it, C replaces the older, and
+  // invalidate_all frees every line.
+  SectoredCache cache(config(1, 2));
+  EXPECT_EQ(cache.lines(), 2u);
+  EXPECT_EQ(cache.lines_in_use(), 0u);
+  load(cache, A, 0b0001);
+  load(cache, B, 0b0001);
+  EXPECT_EQ(cache.lines_in_use(), 2u);
+  EXPECT_EQ(cache.allocations(), 2u);
+  load(cache, C, 0b0001);
+  EXPECT_EQ(cache.lines_in_use(), 2u);
+  EXPECT_EQ(cache.allocations(), 3u);
+  EXPECT_EQ(cache.counters().evictions, 1u);
+  load(cache, C, 0b0010);  // a sector miss of a present line allocates nothing
+  EXPECT_EQ(cache.allocations(), 3u);
+  cache.invalidate_all();
+  EXPECT_EQ(cache.lines_in_use(), 0u);
+  EXPECT_EQ(cache.allocations(), 3u);
+  load(cache, D, 0b0001);
+  EXPECT_EQ(cache.lines_in_use(), 1u);
+  EXPECT_EQ(cache.allocations(), 4u);
+}
+
 }  // namespace
 }  // namespace warpsim::timing

@@ -17,6 +17,25 @@ namespace warpsim::timing::testing {
 // sm_90: the cluster tests use mapa and barrier.cluster.
 inline constexpr const char* kPtxHeader = ".version 8.5\n.target sm_90\n.address_size 64\n";
 
+// scale(in, out): out[i] = in[i] * 2 + 1, a stream that reads and writes
+// each line once.
+inline constexpr const char* kScaleKernel = R"(
+.visible .entry scale(.param .u64 in, .param .u64 out)
+{
+  .reg .b32 %r<8>; .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x;
+  mad.lo.s32 %r4, %r2, %r3, %r1;
+  mul.wide.u32 %rd3, %r4, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.u32 %r5, [%rd4];
+  mad.lo.u32 %r6, %r5, 2, 1;
+  add.s64 %rd5, %rd2, %rd3;
+  st.global.u32 [%rd5], %r6;
+  ret;
+}
+)";
+
 // A small GPU that tests can reason about: 4 SMs, 2 schedulers, no clusters.
 inline SimConfig small_gpu() {
   SimConfig c;

@@ -78,7 +78,10 @@ SectoredCache::Line* SectoredCache::choose_victim(uint64_t line) {
 
 void SectoredCache::allocate(Line& l, uint64_t line, std::optional<uint64_t>& writeback_line,
                              uint32_t& writeback_sectors) {
-  if (l.allocated) {
+  ++allocations_;
+  if (!l.allocated) {
+    ++lines_in_use_;
+  } else {
     ++counters_.evictions;
     if (l.dirty != 0) {
       ++counters_.writebacks;
@@ -178,6 +181,7 @@ WriteResult SectoredCache::write(uint64_t line, uint32_t sectors) {
         l->valid = 0;
         l->dirty = 0;
         l->allocated = l->reserved != 0;
+        if (!l->allocated) --lines_in_use_;
       }
       w.forward = true;
       return w;
@@ -248,6 +252,7 @@ void SectoredCache::invalidate_all() {
     const uint64_t sets = std::min(page_mask_ + 1, sets_ - (uint64_t{page} << page_shift_));
     Line* lines = pages_[page].get();
     for (Line* l = lines; l != lines + sets * config_.ways; ++l) {
+      if (l->allocated && l->reserved == 0) --lines_in_use_;
       l->valid = 0;
       l->dirty = 0;
       l->allocated = l->reserved != 0;

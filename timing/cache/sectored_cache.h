@@ -137,6 +137,12 @@ class SectoredCache {
 
   const CacheConfig& config() const { return config_; }
   const CacheCounters& counters() const { return counters_; }
+  // Lines holding an address, lines in all, and lines allocated so far
+  // (filling a free one or replacing one): whether the cache still fills or
+  // still holds older data (sampled simulation; not statistics).
+  uint64_t lines_in_use() const { return lines_in_use_; }
+  uint64_t lines() const { return sets_ * config_.ways; }
+  uint64_t allocations() const { return allocations_; }
   uint32_t mshrs_in_use() const;
 
  private:
@@ -200,6 +206,8 @@ class SectoredCache {
   std::vector<uint32_t> mshrs_live_;    // indices of the entries in use
   std::vector<uint32_t> mshr_tokens_;   // mshrs_.size() * mshr_max_merge
   uint32_t queued_misses_ = 0;
+  uint64_t lines_in_use_ = 0;
+  uint64_t allocations_ = 0;
   uint64_t clock_ = 0;                  // access counter for LRU/FIFO stamps
   CacheCounters counters_;
 };

@@ -335,6 +335,17 @@ void MemorySystem::begin_launch(uint64_t now) {
   for (ClusterPort& p : ports_) p.begin_launch(clocks_.time(Domain::Core, now));
 }
 
+MemorySystem::L2Lines MemorySystem::l2_lines() const {
+  L2Lines l;
+  for (const auto& p : partitions_)
+    for (uint32_t i = 0; i < p->slices(); ++i) {
+      l.in_use += p->slice(i).cache().lines_in_use();
+      l.total += p->slice(i).cache().lines();
+      l.allocated += p->slice(i).cache().allocations();
+    }
+  return l;
+}
+
 MemoryActivity MemorySystem::activity() const {
   MemoryActivity m;
   m.clocks = clocks_;

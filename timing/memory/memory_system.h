@@ -59,6 +59,15 @@ class MemorySystem final : public LowerMemory {
   // A snapshot of every component's counters (one launch: the difference
   // of two, memory_activity.h).
   MemoryActivity activity() const;
+  // The L2's lines holding an address, its lines in all, and the lines it
+  // has allocated so far (filled or replaced), over the slices (sampled
+  // simulation: whether the L2 still fills or still holds older data).
+  struct L2Lines {
+    uint64_t in_use = 0;
+    uint64_t total = 0;
+    uint64_t allocated = 0;
+  };
+  L2Lines l2_lines() const;
   const ClockDomains& clocks() const { return clocks_; }
   const interconnect::Network& network() const { return *network_; }
   const std::vector<std::unique_ptr<MemoryPartition>>& partitions() const { return partitions_; }
